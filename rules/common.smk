@@ -4,6 +4,7 @@ from pathlib import Path
 
 from clineval.config.compose import ConfigError
 from clineval.config.plan import build_plan
+from clineval.provenance.settle import settle
 from clineval.workflow.resources import CONDA_ENVS, DEFAULT_CONDA_ENV, model_resources
 
 
@@ -17,6 +18,7 @@ try:
 except ConfigError as err:
     sys.exit(f"clineval: configuration error: {err}")
 PLAN.write_identities()
+settle(PLAN)  # pulled artifacts that verify by hash get time stamps in build order
 try:
     PLAN_RESOURCES = {
         name: {k: v for k, v in res.snakemake().items() if v is not None}

@@ -34,24 +34,26 @@ rule derive_data:
     output:
         examples=f"{DATA}/derived/{{task}}/examples.jsonl",
         exemplars=f"{DATA}/derived/{{task}}/exemplars.jsonl",
+        record=f"{DATA}/derived/{{task}}/provenance.json",
     log:
         f"{LOGS}/data/{{task}}.derive.log",
     conda:
         "../envs/cpu.yaml"
     shell:
         "clineval step derive --identity {input.identity} --examples {output.examples}"
-        " --exemplars {output.exemplars} > {log} 2>&1"
+        " --exemplars {output.exemplars} --record {output.record} > {log} 2>&1"
 
 
 rule build_model:
     input:
         identity=identity("model"),
     output:
-        f"{RESULTS}/models/{{model}}/config.json",
+        config=f"{RESULTS}/models/{{model}}/config.json",
+        record=f"{RESULTS}/models/{{model}}/provenance.json",
     log:
         f"{LOGS}/models/{{model}}.log",
     conda:
         "../envs/cpu.yaml"
     shell:
         "clineval step build-model --identity {input.identity}"
-        " --out $(dirname {output}) > {log} 2>&1"
+        " --out $(dirname {output.config}) --record {output.record} > {log} 2>&1"

@@ -9,6 +9,7 @@ def _generation_inputs(model, cells):
     for i, cell in enumerate(cells):
         inputs[f"identity_{i}"] = str(PLAN.identity_file(cell.model, cell.task, cell.mode, "generation"))
         inputs[f"requests_{i}"] = str(PLAN.artifact("requests", cell))
+        inputs[f"requests_record_{i}"] = str(PLAN.record_file("requests", cell.path))
         if PLAN.cfg["models"][model]["backend"] == "baseline":
             inputs[f"examples_{i}"] = derived(cell.task)["examples"]
     model_dir = PLAN.model_dir(model)
@@ -61,9 +62,11 @@ for _model in sorted({c.model for c in PLAN.cells}):
             output:
                 generations=_out["generations"],
                 meta=_out["meta"],
-                summary=_out["summary"],
             log:
-                f"{LOGS}/generations/{_model}-{_k}-of-{_count}.log",
+                # the run summary is a report, not an input of anything: a log, whose time
+                # stamp never makes the job look stale
+                main=f"{LOGS}/generations/{_model}-{_k}-of-{_count}.log",
+                summary=_out["summary"],
             params:
                 # evaluated now: shell bodies run later, after the loop variables moved on
                 command=_generate_command(_model, _cells, _out, _k, _count),
@@ -72,7 +75,7 @@ for _model in sorted({c.model for c in PLAN.cells}):
             conda:
                 PLAN_CONDA_ENVS[_model]
             shell:
-                "{params.command} > {log} 2>&1"
+                "{params.command} > {log.main} 2>&1"
 
     if _count > 1:
         _dirs = [f"{RESULTS}/generations/{_model}/_shards/{k}-of-{_count}" for k in

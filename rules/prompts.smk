@@ -12,7 +12,8 @@ rule requests:
         examples=f"{DATA}/derived/{{task}}/examples.jsonl",
         exemplars=f"{DATA}/derived/{{task}}/exemplars.jsonl",
     output:
-        f"{RESULTS}/requests/{{model}}/{{task}}/{{mode}}.jsonl",
+        requests=f"{RESULTS}/requests/{{model}}/{{task}}/{{mode}}.jsonl",
+        record=f"{RESULTS}/requests/{{model}}/{{task}}/{{mode}}.prov.json",
     params:
         model_dir=model_dir_flag,
     log:
@@ -21,4 +22,5 @@ rule requests:
         "../envs/cpu.yaml"
     shell:
         "clineval step requests --identity {input.identity} --examples {input.examples}"
-        " --exemplars {input.exemplars} --out {output} {params.model_dir} > {log} 2>&1"
+        " --exemplars {input.exemplars} --out {output.requests} --record {output.record}"
+        " {params.model_dir} > {log} 2>&1"

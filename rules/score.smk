@@ -9,6 +9,7 @@ rule score:
     output:
         rows=f"{RESULTS}/scores/{{model}}/{{task}}/{{mode}}.jsonl",
         summary=f"{RESULTS}/scores/{{model}}/{{task}}/{{mode}}.json",
+        record=f"{RESULTS}/scores/{{model}}/{{task}}/{{mode}}.prov.json",
     log:
         f"{LOGS}/scores/{{model}}/{{task}}/{{mode}}.log",
     resources:
@@ -20,4 +21,4 @@ rule score:
     shell:
         "clineval step score --identity {input.identity} --examples {input.examples}"
         " --generations {input.generations} --rows {output.rows}"
-        " --summary {output.summary} > {log} 2>&1"
+        " --summary {output.summary} --record {output.record} > {log} 2>&1"

@@ -62,7 +62,8 @@ def _identity(tmp_path: Path, model_dir: Path, max_tokens: int, cell: str = "tin
               model_name: str = "tiny") -> Path:
     model = {"id": "t", "revision": "1", "backend": "transformers", "path": str(model_dir),
              "sampling": {**SAMPLING, "max_tokens": max_tokens}, "engine": ENGINE}
-    content = {"cell": cell, "benchmark": "medcalc", "model": model, "model_name": model_name}
+    content = {"cell": cell, "benchmark": "medcalc", "model": model, "model_name": model_name,
+               "credentialed": False, "requests": sha256_obj(cell)}
     path = tmp_path / f"generation-{cell.replace('/', '-')}-{max_tokens}.json"
     write_json(path, {"sha": sha256_obj(content), "identity": content})
     return path

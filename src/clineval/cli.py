@@ -21,11 +21,13 @@ def _step_parsers(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--identity", type=Path, required=True)
     p.add_argument("--examples", type=Path, required=True)
     p.add_argument("--exemplars", type=Path, required=True)
+    p.add_argument("--record", type=Path, required=True, help="provenance record to write")
     p = steps.add_parser("build-model", help="build a model described by config")
     p.add_argument("--identity", type=Path, required=True)
     p.add_argument("--out", type=Path, required=True)
+    p.add_argument("--record", type=Path, required=True, help="provenance record to write")
     p = steps.add_parser("requests", help="render a cell's requests")
-    for name in ("identity", "examples", "exemplars", "out"):
+    for name in ("identity", "examples", "exemplars", "out", "record"):
         p.add_argument(f"--{name}", type=Path, required=True)
     p.add_argument("--model-dir", type=Path, help="the model's tokenizer, to fit its context")
     p = steps.add_parser("generate", help="generate a model's cells with one engine load")
@@ -42,12 +44,14 @@ def _step_parsers(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--shard", nargs=2, type=Path, action="append", required=True,
                    metavar=("GENERATIONS", "META"))
     p = steps.add_parser("score", help="score a cell's outputs")
-    for name in ("identity", "examples", "generations", "rows", "summary"):
+    for name in ("identity", "examples", "generations", "rows", "summary", "record"):
         p.add_argument(f"--{name}", type=Path, required=True)
     p = steps.add_parser("table", help="build a table")
     p.add_argument("--identity", type=Path, required=True)
     p.add_argument("--summaries", type=Path, nargs="+", required=True)
-    p.add_argument("--out", type=Path, nargs=3, required=True, metavar=("CSV", "MD", "TEX"))
+    p.add_argument("--out", type=Path, nargs=4, required=True,
+                   metavar=("CSV", "MD", "TEX", "METRICS"))
+    p.add_argument("--record", type=Path, required=True, help="provenance record to write")
 
 
 def _run_step(args: argparse.Namespace) -> None:
@@ -57,13 +61,14 @@ def _run_step(args: argparse.Namespace) -> None:
         case "demo":
             steps.demo(args.identity)
         case "derive":
-            steps.derive(args.identity, args.examples, args.exemplars)
+            steps.derive(args.identity, args.examples, args.exemplars, args.record)
         case "build-model":
-            steps.build_model(args.identity, args.out)
+            steps.build_model(args.identity, args.out, args.record)
         case "requests":
             from clineval.workflow.requests import requests
 
-            requests(args.identity, args.examples, args.exemplars, args.out, args.model_dir)
+            requests(args.identity, args.examples, args.exemplars, args.out, args.record,
+                     args.model_dir)
         case "generate":
             from clineval.io import write_json
             from clineval.workflow.generation import CellJob, Shard, generate_cells
@@ -79,9 +84,27 @@ def _run_step(args: argparse.Namespace) -> None:
 
             merge_shards(args.requests, [tuple(s) for s in args.shard], args.out, args.meta)
         case "score":
-            steps.score(args.identity, args.examples, args.generations, args.rows, args.summary)
+            steps.score(args.identity, args.examples, args.generations, args.rows, args.summary,
+                        args.record)
         case "table":
-            steps.table(args.identity, args.summaries, *args.out)
+            steps.table(args.identity, args.summaries, *args.out, args.record)
+
+
+def _dvc(args: argparse.Namespace) -> int:
+    from clineval.config.plan import build_plan
+    from clineval.io import write_if_changed
+    from clineval.workflow import dvc
+
+    plan = build_plan(args.conf, args.overrides)
+    params_changed = write_if_changed(args.out, dvc.params_text(plan, args.overrides))
+    written = [args.out] if params_changed else []
+    if args.dvc == "write" and write_if_changed(
+        args.dvc_yaml, dvc.dvc_yaml_text(plan, args.overrides)
+    ):
+        written.append(args.dvc_yaml)
+    print(f"{'wrote ' + ', '.join(map(str, written)) if written else 'unchanged'}",
+          file=sys.stderr)
+    return 0
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -118,6 +141,25 @@ def build_parser() -> argparse.ArgumentParser:
     demo.add_argument("--seed", type=int, default=0)
     demo.add_argument("--calculator", type=int, action="append",
                       help="only this calculator id (repeatable); default all 55")
+    dvc = sub.add_parser("dvc", help="DVC's view of the grid: dvc.yaml and params.yaml")
+    dvcs = dvc.add_subparsers(dest="dvc", required=True)
+    for name, text in (("write", "write dvc.yaml and params.yaml for the grid"),
+                       ("params", "write params.yaml (the plan stage of dvc.yaml runs this)")):
+        p = dvcs.add_parser(name, help=text)
+        p.add_argument("overrides", nargs="*", help="Hydra overrides, e.g. grid=medcalc_paper")
+        p.add_argument("--conf", type=Path, default=Path("conf"))
+        p.add_argument("--out", type=Path, default=Path("params.yaml"),
+                       help="params file (default params.yaml)")
+        if name == "write":
+            p.add_argument("--dvc-yaml", type=Path, default=Path("dvc.yaml"))
+    audit = sub.add_parser(
+        "audit", help="check tables against scores, generations, requests and data by hashes")
+    audit.add_argument("tables", nargs="*", help="tables to audit (default: every table)")
+    audit.add_argument("--overrides", default="", help='Hydra overrides, e.g. "grid=demo"')
+    audit.add_argument("--conf", type=Path, default=Path("conf"))
+    audit.add_argument("--results", type=Path, default=Path("results"))
+    audit.add_argument("--data", type=Path, default=Path("data"))
+    audit.add_argument("--json", action="store_true", help="one JSON object on stdout")
     _step_parsers(sub)
     return parser
 
@@ -156,6 +198,13 @@ def main(argv: Sequence[str] | None = None) -> int:
                 write_demo_files(
                     args.out, args.exemplars, args.calculator, args.per_calculator, args.seed
                 )
+            case "dvc":
+                return _dvc(args)
+            case "audit":
+                from clineval.provenance.audit import audit, report
+
+                result = audit(args.conf, args.overrides, args.results, args.data, args.tables)
+                return report(result, args.json)
             case "step":
                 _run_step(args)
     except (ConfigError, DataError) as err:

@@ -44,14 +44,24 @@ def write_text(path: Path, text: str) -> None:
         handle.write(text)
 
 
+def json_text(obj: Any) -> str:
+    """The text :func:`write_json` writes (sorted keys, indented)."""
+    return json.dumps(obj, indent=2, sort_keys=True, ensure_ascii=False) + "\n"
+
+
+def jsonl_line(record: dict[str, Any]) -> str:
+    """One line as :func:`write_jsonl` writes it."""
+    return json.dumps(record, sort_keys=True, ensure_ascii=False) + "\n"
+
+
 def write_json(path: Path, obj: Any) -> None:
-    write_text(path, json.dumps(obj, indent=2, sort_keys=True, ensure_ascii=False) + "\n")
+    write_text(path, json_text(obj))
 
 
 def write_jsonl(path: Path, records: Iterable[dict[str, Any]]) -> None:
     with atomic_writer(path) as handle:
         for record in records:
-            handle.write(json.dumps(record, sort_keys=True, ensure_ascii=False) + "\n")
+            handle.write(jsonl_line(record))
 
 
 def write_if_changed(path: Path, text: str) -> bool:

@@ -72,6 +72,9 @@ class Benchmark(Protocol):
     ) -> tuple[list[Record], Record]:
         """Per-example score rows and the cell summary."""
 
+    def headline(self, summary: Record) -> dict[str, float | None]:
+        """A cell's headline numbers (DVC metrics), named ``<metric>`` or ``<part>.<metric>``."""
+
     def table(self, spec: Record, cells: list[Record], tasks: dict[str, Record]) -> Any:
         """Build a table (``clineval.tables.render.Table``) from scored cells of ``tasks``.
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
 from typing import Any
 
@@ -22,7 +23,7 @@ from omegaconf import OmegaConf
 from clineval.benchmarks import get_benchmark
 from clineval.config.compose import ConfigError, compose_config, parse_overrides
 from clineval.config.validate import table_tasks, validate
-from clineval.io import write_if_changed
+from clineval.io import write_text
 from clineval.provenance.filehash import FileHashCache
 from clineval.provenance.hashing import canonical_json, sha256_obj
 
@@ -85,7 +86,14 @@ class Plan:
 
     def cells_of(self, model: str) -> list[Cell]:
         """The model's cells, in plan order: what one generation job serves."""
-        return [c for c in self.cells if c.model == model]
+        return list(self._cells_by_model.get(model, ()))
+
+    @cached_property
+    def _cells_by_model(self) -> dict[str, list[Cell]]:
+        by_model: dict[str, list[Cell]] = {}
+        for cell in self.cells:
+            by_model.setdefault(cell.model, []).append(cell)
+        return by_model
 
     def shards(self, model: str) -> int:
         """Data-parallel generation jobs for the model (``resources.shards``, default 1)."""
@@ -94,13 +102,44 @@ class Plan:
     def table_outputs(self, table: str) -> list[Path]:
         return [self.results / "tables" / f"{table}.{ext}" for ext in ("csv", "md", "tex")]
 
+    def metrics_file(self, table: str) -> Path:
+        """The table's headline numbers per cell, for ``dvc metrics``."""
+        return self.results / "tables" / f"{table}.metrics.json"
+
+    def record_file(self, kind: str, key: str) -> Path:
+        """The provenance record of an artifact (``kind``: data, model, requests, generation,
+        scores, table; ``key``: a task, model, cell path or table name)."""
+        match kind:
+            case "data":
+                return self.data_root / "derived" / key / "provenance.json"
+            case "model":
+                return self.results / "models" / key / "provenance.json"
+            case "requests" | "scores":
+                return self.results / kind / f"{key}.prov.json"
+            case "generation":
+                return self.results / "generations" / f"{key}.meta.json"
+            case "table":
+                return self.results / "tables" / f"{key}.prov.json"
+        raise ValueError(f"no provenance record for kind {kind!r}")
+
+    def credentialed(self, task: str) -> bool:
+        """Artifacts of the task derive from credentialed data (not the synthetic demo)."""
+        spec = self.cfg["tasks"][task]
+        return spec.get("access") == "credentialed" and spec["data"].get("source") != "demo"
+
     # -- identities ----------------------------------------------------------------------------
     def write_identities(self) -> int:
-        """Write the identity files that do not exist yet; return how many were written."""
-        return sum(
-            write_if_changed(self.identity_file(key), canonical_json(ident) + "\n")
-            for key, ident in self.identities.items()
-        )
+        """Write the identity files that do not exist yet; return how many were written.
+
+        A file is named by the hash of its content, so one that exists needs no reading.
+        """
+        written = 0
+        for key, ident in self.identities.items():
+            path = self.identity_file(key)
+            if not path.exists():
+                write_text(path, canonical_json(ident) + "\n")
+                written += 1
+        return written
 
 
 def _strip(model: dict[str, Any]) -> dict[str, Any]:
@@ -263,6 +302,7 @@ def _compute_identities(plan: Plan) -> None:
         content = {
             "kind": "data",
             "task": task,
+            "credentialed": plan.credentialed(task),
             "benchmark": spec["benchmark"],
             "version": spec["version"],
             "data_version": get_benchmark(spec["benchmark"]).data_version,
@@ -305,6 +345,7 @@ def _compute_identities(plan: Plan) -> None:
             {
                 "kind": "requests",
                 "cell": cell.path,
+                "credentialed": plan.credentialed(cell.task),
                 "data": data_sha[cell.task],
                 "benchmark": task["benchmark"],
                 "task": {k: v for k, v in task.items() if k != "scoring"},
@@ -319,6 +360,7 @@ def _compute_identities(plan: Plan) -> None:
             {
                 "kind": "generation",
                 "cell": cell.path,
+                "credentialed": plan.credentialed(cell.task),
                 "requests": requests["sha"],
                 "benchmark": task["benchmark"],
                 "model_name": cell.model,
@@ -334,6 +376,7 @@ def _compute_identities(plan: Plan) -> None:
             {
                 "kind": "scoring",
                 "cell": cell.path,
+                "credentialed": plan.credentialed(cell.task),
                 "generation": generation["sha"],
                 "benchmark": task["benchmark"],
                 "scoring_version": bench.scoring_version,
@@ -351,6 +394,7 @@ def _compute_identities(plan: Plan) -> None:
         content = {
             "kind": "table",
             "table": name,
+            "credentialed": any(plan.credentialed(c.task) for c in table_cells),
             "spec": cfg["tables"][name],
             "cells": [c.path for c in table_cells],
             "models": {

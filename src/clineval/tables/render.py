@@ -10,10 +10,7 @@ from __future__ import annotations
 import csv
 import io
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
-
-from clineval.io import write_text
 
 
 @dataclass(frozen=True)
@@ -102,9 +99,3 @@ def to_latex(table: Table) -> str:
         lines.append("\\par\\footnotesize " + " ".join(tex_escape(n) for n in table.notes))
     lines += ["\\end{table}"]
     return "\n".join(lines) + "\n"
-
-
-def write_table(table: Table, csv_path: Path, md_path: Path, tex_path: Path) -> None:
-    write_text(csv_path, to_csv(table))
-    write_text(md_path, to_markdown(table))
-    write_text(tex_path, to_latex(table))

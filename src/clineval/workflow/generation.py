@@ -27,6 +27,7 @@ from clineval.inference.base import Backend, Generation
 from clineval.io import DataError, read_identity, read_json, read_jsonl, write_json, write_jsonl
 from clineval.provenance.hashing import sha256_obj
 from clineval.provenance.manifest import environment
+from clineval.provenance.record import make_record, prov_path, read_record
 
 log = logging.getLogger("clineval")
 
@@ -140,6 +141,34 @@ class _Engine:
         return self.backend
 
 
+def _cell_record(
+    sha: str, ident: dict[str, Any], job: CellJob, model_dir: Path | None, run: dict[str, Any]
+) -> dict[str, Any]:
+    """The cell's provenance: inputs and output by hash, resolved settings, run facts."""
+    inputs = {"requests": job.requests}
+    if job.examples is not None:
+        inputs["examples"] = job.examples
+    if model_dir is not None and (model_dir / "config.json").is_file():
+        inputs["model_config"] = model_dir / "config.json"
+    upstream_path = prov_path(job.requests)
+    upstream = read_record(upstream_path) if upstream_path.is_file() else {}
+    model = ident["model"]
+    return make_record(
+        "generation", ident["cell"], sha, inputs, {"generations": job.out},
+        ident["credentialed"],
+        config={"generation": ident, "requests_identity": ident["requests"],
+                "data_identity": upstream.get("data_identity")},
+        model={k: model.get(k) for k in ("id", "revision", "backend", "path")},
+        sampling=model.get("sampling"),
+        template_sha=upstream.get("template_sha"),
+        data={role: upstream["inputs"][role] for role in ("examples", "exemplars")
+              if role in upstream.get("inputs", {})},
+        exemplar_ids=upstream.get("exemplar_ids"),
+        **run,
+        environment=environment(),
+    )
+
+
 def generate_cells(
     jobs: Sequence[CellJob], model_dir: Path | None, shard: Shard = Shard(0, 1)
 ) -> dict[str, Any]:
@@ -173,9 +202,7 @@ def generate_cells(
             for r in reqs
         ]
         write_jsonl(job.out, records)
-        meta = {
-            "cell": ident["cell"],
-            "generation_identity": sha,
+        meta = _cell_record(sha, ident, job, model_dir, {
             "shard": summary["shard"],
             "requests": len(reqs),
             "from_cache": len(reqs) - len(todo),
@@ -185,10 +212,10 @@ def generate_cells(
             "wall_seconds": round(time.perf_counter() - start, 3),
             "prompt_tokens": sum(r.get("prompt_tokens") or 0 for r in records),
             "completion_tokens": sum(r.get("completion_tokens") or 0 for r in records),
-            "environment": environment(),
-        }
+        })
         write_json(job.meta, meta)
-        summary["cells"].append({k: meta[k] for k in ("cell", "generated", "from_cache")})
+        summary["cells"].append({"cell": meta["key"], "generated": len(todo),
+                                 "from_cache": len(reqs) - len(todo)})
         log.info("%s: %d generated, %d from cache", ident["cell"], len(todo), len(reqs) - len(todo))
     summary["engine_loads"] = engine.loads
     summary["wall_seconds"] = round(time.perf_counter() - started, 3)
@@ -212,14 +239,20 @@ def merge_shards(
         raise DataError(requests, None, "id", f"no shard generated request(s) {missing[:10]}")
     write_jsonl(out, [by_id[r["id"]] for r in reqs])
     first = metas[0]
-    merged = {
-        **{k: first[k] for k in ("cell", "generation_identity", "environment")},
-        "shards": [m["shard"] for m in metas],
-        "effective_settings": next((m["effective_settings"] for m in metas
-                                    if m["effective_settings"]), {}),
-        **{k: sum(m[k] for m in metas) for k in (
-            "requests", "from_cache", "generated", "engine_loads", "prompt_tokens",
-            "completion_tokens")},
-        "wall_seconds": round(max(m["wall_seconds"] for m in metas), 3),
+    totals = ("requests", "from_cache", "generated", "engine_loads", "prompt_tokens",
+              "completion_tokens")
+    inputs = {"requests": requests} | {
+        f"shard_{k}": path for k, (path, _) in enumerate(shards, start=1)
     }
+    merged = make_record(
+        "generation", first["key"], first["identity"], inputs, {"generations": out},
+        first["credentialed"],
+        **{k: first[k] for k in ("config", "model", "sampling", "template_sha", "data",
+                                 "exemplar_ids", "environment")},
+        shards=[m["shard"] for m in metas],
+        effective_settings=next((m["effective_settings"] for m in metas
+                                 if m["effective_settings"]), {}),
+        **{k: sum(m[k] for m in metas) for k in totals},
+        wall_seconds=round(max(m["wall_seconds"] for m in metas), 3),
+    )
     write_json(meta, merged)

@@ -17,6 +17,8 @@ from clineval.benchmarks import get_benchmark
 from clineval.benchmarks.base import Benchmark
 from clineval.inference.context import TruncationPolicy, fit_to_context
 from clineval.io import read_identity, read_jsonl, write_jsonl
+from clineval.provenance.hashing import sha256_obj
+from clineval.provenance.record import make_record, write_record
 
 log = logging.getLogger("clineval")
 
@@ -59,10 +61,15 @@ def fit_requests(
 
 
 def requests(
-    identity: Path, examples: Path, exemplars: Path, out: Path, model_dir: Path | None = None
+    identity: Path,
+    examples: Path,
+    exemplars: Path,
+    out: Path,
+    record_out: Path,
+    model_dir: Path | None = None,
 ) -> None:
     """Render every example of a cell as chat messages that fit the model's context."""
-    _, ident = read_identity(identity)
+    sha, ident = read_identity(identity)
     bench = get_benchmark(ident["benchmark"])
     exs, exms = read_jsonl(examples, ("id",)), read_jsonl(exemplars, ("id",))
     if ident.get("model_limits") is None:  # baselines read no prompt
@@ -74,4 +81,15 @@ def requests(
         records = fit_requests(bench, ident, exs, exms, counter)
     write_jsonl(out, records)
     cut = sum(r.get("truncation") is not None for r in records)
+    inputs = {"examples": examples, "exemplars": exemplars}
+    if model_dir is not None and (model_dir / "config.json").is_file():
+        inputs["model_config"] = model_dir / "config.json"
+    record = make_record(
+        "requests", ident["cell"], sha, inputs, {"requests": out}, ident["credentialed"],
+        template_sha=sha256_obj(ident["templates"]),
+        data_identity=ident["data"],
+        exemplar_ids=sorted({i for r in records for i in r.get("exemplar_ids") or ()}),
+        counts={"requests": len(records), "truncated": cut},
+    )
+    write_record(record_out, record)
     log.info("%s: %d requests, %d truncated to fit the context", ident["cell"], len(records), cut)

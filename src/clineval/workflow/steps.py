@@ -2,12 +2,23 @@
 
 from __future__ import annotations
 
+import json
 import logging
 from pathlib import Path
 from typing import Any
 
 from clineval.benchmarks import get_benchmark
-from clineval.io import DataError, read_identity, read_json, read_jsonl, write_json, write_jsonl
+from clineval.io import (
+    DataError,
+    read_identity,
+    read_json,
+    read_jsonl,
+    write_json,
+    write_jsonl,
+    write_text,
+)
+from clineval.provenance.manifest import environment
+from clineval.provenance.record import make_record, write_record
 
 log = logging.getLogger("clineval")
 
@@ -25,9 +36,9 @@ def _task_from_data(ident: dict[str, Any]) -> dict[str, Any]:
     return {"data": ident["data"], "exemplars": ident["exemplars"], "version": ident["version"]}
 
 
-def derive(identity: Path, examples_out: Path, exemplars_out: Path) -> None:
+def derive(identity: Path, examples_out: Path, exemplars_out: Path, record_out: Path) -> None:
     """Official (or demo) files -> examples.jsonl and exemplars.jsonl with stable ids."""
-    _, ident = read_identity(identity)
+    sha, ident = read_identity(identity)
     bench = get_benchmark(ident["benchmark"])
     sources = {k: Path(v["path"]) for k, v in ident["sources"].items()}
     examples, exemplars = bench.derive(_task_from_data(ident), sources)
@@ -47,52 +58,72 @@ def derive(identity: Path, examples_out: Path, exemplars_out: Path) -> None:
             )
     write_jsonl(exemplars_out, exemplars)
     write_jsonl(examples_out, examples)
+    record = make_record(
+        "data", ident["task"], sha, sources,
+        {"examples": examples_out, "exemplars": exemplars_out},
+        ident["credentialed"],
+        demo=ident["data"].get("source") == "demo",
+        counts={"examples": len(examples), "exemplars": len(exemplars)},
+    )
+    write_record(record_out, record)
     log.info("derived %d examples and %d exemplars", len(examples), len(exemplars))
 
 
-def build_model(identity: Path, out_dir: Path) -> None:
+def build_model(identity: Path, out_dir: Path, record_out: Path) -> None:
     """Build a model that the config describes (the tiny random-weights smoke model)."""
     from clineval.inference import tiny_model
 
-    _, ident = read_identity(identity)
+    sha, ident = read_identity(identity)
     tiny_model.build(ident["build"], out_dir)
+    files = {p.name: p for p in sorted(out_dir.iterdir()) if p.is_file() and p != record_out}
+    write_record(record_out, make_record("model", ident["model"], sha, {}, files, False))
+
+
+def scored_cell(
+    sha: str, ident: dict[str, Any], examples: list[dict[str, Any]],
+    generations: list[dict[str, Any]], where: Path,
+) -> tuple[list[dict[str, Any]], dict[str, Any]]:
+    """Per-example score rows and the cell's summary document (``where`` names errors)."""
+    missing = sorted({e["id"] for e in examples} - {g["id"] for g in generations})
+    if missing:
+        raise DataError(where, None, "id", f"no generation for example(s) {missing[:10]}")
+    bench = get_benchmark(ident["benchmark"])
+    rows, summary = bench.score(ident["task"], examples, generations)
+    model, task, mode = ident["cell"].split("/")
+    document = {"cell": ident["cell"], "model": model, "task": task, "mode": mode,
+                "scoring_identity": sha, "summary": summary}
+    return rows, document
 
 
 def score(
-    identity: Path, examples: Path, generations: Path, rows_out: Path, summary_out: Path
+    identity: Path,
+    examples: Path,
+    generations: Path,
+    rows_out: Path,
+    summary_out: Path,
+    record_out: Path,
 ) -> None:
     """Extract answers and score them; per-example rows and the cell summary."""
     sha, ident = read_identity(identity)
     exs = read_jsonl(examples, ("id",))
     gens = read_jsonl(generations, ("id", "output"))
-    missing = sorted({e["id"] for e in exs} - {g["id"] for g in gens})
-    if missing:
-        raise DataError(generations, None, "id", f"no generation for example(s) {missing[:10]}")
-    bench = get_benchmark(ident["benchmark"])
-    rows, summary = bench.score(ident["task"], exs, gens)
-    model, task, mode = ident["cell"].split("/")
+    rows, document = scored_cell(sha, ident, exs, gens, generations)
     write_jsonl(rows_out, rows)
-    write_json(
-        summary_out,
-        {
-            "cell": ident["cell"],
-            "model": model,
-            "task": task,
-            "mode": mode,
-            "scoring_identity": sha,
-            "summary": summary,
-        },
+    write_json(summary_out, document)
+    record = make_record(
+        "scores", ident["cell"], sha, {"examples": examples, "generations": generations},
+        {"rows": rows_out, "summary": summary_out}, ident["credentialed"],
+        environment=environment(),
     )
+    write_record(record_out, record)
 
 
-def table(
-    identity: Path, summaries: list[Path], csv_out: Path, md_out: Path, tex_out: Path
-) -> None:
-    """Build one table from the summaries of its cells."""
-    from clineval.tables.render import write_table
+def table_texts(ident: dict[str, Any], summaries: list[dict[str, Any]]) -> dict[str, str]:
+    """A table's CSV, Markdown and LaTeX text and its headline numbers (JSON) from the score
+    summaries of its cells."""
+    from clineval.tables.render import to_csv, to_latex, to_markdown
 
-    _, ident = read_identity(identity)
-    by_cell = {summary["cell"]: summary for summary in map(read_json, summaries)}
+    by_cell = {summary["cell"]: summary for summary in summaries}
     cells = []
     for path in ident["cells"]:
         if path not in by_cell:
@@ -111,4 +142,27 @@ def table(
         )
     tasks = ident["tasks"]
     bench = get_benchmark(next(iter(tasks.values()))["benchmark"])
-    write_table(bench.table(ident["spec"], cells, tasks), csv_out, md_out, tex_out)
+    built = bench.table(ident["spec"], cells, tasks)
+    metrics = {cell["cell"]: bench.headline(cell["summary"]) for cell in cells}
+    return {"csv": to_csv(built), "md": to_markdown(built), "tex": to_latex(built),
+            "metrics": json.dumps(metrics, indent=2, sort_keys=True) + "\n"}
+
+
+def table(
+    identity: Path,
+    summaries: list[Path],
+    csv_out: Path,
+    md_out: Path,
+    tex_out: Path,
+    metrics_out: Path,
+    record_out: Path,
+) -> None:
+    """Build one table from the summaries of its cells."""
+    sha, ident = read_identity(identity)
+    files = {path: read_json(path) for path in summaries}
+    outputs = {"csv": csv_out, "md": md_out, "tex": tex_out, "metrics": metrics_out}
+    for fmt, text in table_texts(ident, list(files.values())).items():
+        write_text(outputs[fmt], text)
+    inputs = {summary["cell"]: path for path, summary in files.items()}
+    write_record(record_out, make_record(
+        "table", ident["table"], sha, inputs, outputs, ident["credentialed"]))

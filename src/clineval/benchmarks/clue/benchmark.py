@@ -272,6 +272,14 @@ class ClueBenchmark:
 
         return scoring.score(task, examples, generations)
 
+    def headline(self, summary: Record) -> dict[str, float | None]:
+        """Every metric of every dataset of the cell, on the paper's 0-100 scale."""
+        return {
+            f"{name}.{metric}": value
+            for name, part in sorted(summary["datasets"].items())
+            for metric, value in sorted(part["metrics"].items())
+        }
+
     def table(self, spec: Record, cells: list[Record], tasks: dict[str, Record]) -> Table:
         policies = {(t.get("scoring") or {}).get("missing_metric", "drop") for t in tasks.values()}
         if len(policies) != 1:

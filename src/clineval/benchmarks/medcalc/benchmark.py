@@ -156,6 +156,14 @@ class MedCalcBenchmark:
         }
         return rows, summary
 
+    def headline(self, summary: Record) -> dict[str, float | None]:
+        """Overall accuracy (a fraction) per extraction setting."""
+        return {
+            f"accuracy.{setting}": part["overall"]["accuracy"]
+            for setting, part in sorted(summary.items())
+            if isinstance(part, dict) and "overall" in part
+        }
+
     def table(self, spec: Record, cells: list[Record], tasks: dict[str, Record]) -> Table:
         if len(tasks) != 1:
             raise ConfigError(f"a MedCalc-Bench table shows one task, not {', '.join(tasks)}")

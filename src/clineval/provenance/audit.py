@@ -1,0 +1,203 @@
+"""``clineval audit``: walk each table back to its data by hashes and recompute its scores.
+
+For every table the chain is checked from the top, and the first link that does not hold is
+reported (the file, what was recorded, what is there now):
+
+    table files ← table record ← score summaries ← score records ← generations ← requests ←
+    derived data ← source files
+
+A link holds when the downstream record names the plan's identity for its artifact and the
+sha256 it recorded for each file equals the file's sha256 now. Then the scores are recomputed
+from the stored generations and compared with the stored rows and summaries, and the table is
+re-rendered from the stored summaries and compared byte for byte.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from clineval.config.plan import Cell, Plan, build_plan
+from clineval.io import DataError, json_text, jsonl_line, read_identity, read_json, read_jsonl
+from clineval.provenance.record import changed_files, read_record
+
+
+class BrokenLink(Exception):
+    """One link of the chain does not hold; the message says which and why."""
+
+
+@dataclass
+class TableAudit:
+    table: str
+    cells: int = 0
+    checked: list[str] = field(default_factory=list)
+    broken: str | None = None
+    notes: list[str] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        return self.broken is None
+
+
+def _record(path: Path, identity: str, what: str) -> dict[str, Any]:
+    """Read a record and check it was made for the plan's identity of ``what``."""
+    if not path.is_file():
+        raise BrokenLink(f"{what}: no provenance record {path} (the artifact was never built "
+                         "by this workflow, or it was not pulled)")
+    try:
+        record = read_record(path)
+    except DataError as err:
+        raise BrokenLink(f"{what}: {err}") from err
+    if record["identity"] != identity:
+        raise BrokenLink(
+            f"{what}: {path} was built for identity {record['identity'][:16]}, the config now "
+            f"gives {identity[:16]}: the artifact is out of date (run snakemake all_tables)"
+        )
+    return record
+
+
+def _files(record: dict[str, Any], side: str, path: Path, what: str) -> None:
+    """Every file the record lists on ``side`` still has its recorded sha256."""
+    for role, recorded, current in changed_files(record[side]):
+        file = record[side][role]["path"]
+        now = "is missing" if current is None else f"has sha256 {current[:16]}"
+        raise BrokenLink(
+            f"{what}: {file} ({role}) {now}, but {path} recorded {recorded[:16]} when it "
+            f"{'read' if side == 'inputs' else 'wrote'} it: the file changed afterwards"
+        )
+
+
+def _expect(record: dict[str, Any], side: str, role: str, path: Path, what: str) -> None:
+    """The record names ``path`` as its ``role`` file (it was made from the plan's file)."""
+    entry = record[side].get(role)
+    if entry is None or Path(entry["path"]) != path:
+        found = entry["path"] if entry else "nothing"
+        raise BrokenLink(f"{what}: the record lists {found} as {role}, the plan expects {path}")
+
+
+def _check_cell(plan: Plan, cell: Cell, summary_path: Path, audit: TableAudit) -> None:
+    key = cell.path
+    ids = plan.identities
+    scores = _record(plan.record_file("scores", key), ids[f"{key}/scoring"]["sha"],
+                     f"scores {key}")
+    _expect(scores, "outputs", "summary", summary_path, f"scores {key}")
+    _files(scores, "outputs", plan.record_file("scores", key), f"scores {key}")
+    generations = plan.artifact("generations", cell)
+    _expect(scores, "inputs", "generations", generations, f"scores {key} ← generations")
+    _files(scores, "inputs", plan.record_file("scores", key), f"scores {key} ← generations")
+    meta_path = plan.record_file("generation", key)
+    meta = _record(meta_path, ids[f"{key}/generation"]["sha"], f"generations {key}")
+    _files(meta, "outputs", meta_path, f"generations {key}")
+    requests = plan.artifact("requests", cell)
+    _expect(meta, "inputs", "requests", requests, f"generations {key} ← requests")
+    _files(meta, "inputs", meta_path, f"generations {key} ← requests")
+    by_id = {r["id"]: r["request_sha"] for r in read_jsonl(requests, ("id", "request_sha"))}
+    for number, gen in enumerate(read_jsonl(generations, ("id", "request_sha")), start=1):
+        if by_id.get(gen["id"]) != gen["request_sha"]:
+            raise BrokenLink(f"generations {key} ← requests: {generations}, row {number}, "
+                             f"field 'request_sha' does not match the request {gen['id']!r}")
+    req_path = plan.record_file("requests", key)
+    req = _record(req_path, ids[f"{key}/requests"]["sha"], f"requests {key}")
+    _files(req, "outputs", req_path, f"requests {key}")
+    derived = plan.derived(cell.task)
+    for role in ("examples", "exemplars"):
+        _expect(req, "inputs", role, derived[role], f"requests {key} ← data")
+    _files(req, "inputs", req_path, f"requests {key} ← data")
+    audit.checked.append(key)
+
+
+def _check_data(plan: Plan, task: str, audit: TableAudit) -> None:
+    path = plan.record_file("data", task)
+    record = _record(path, plan.identities[f"data/{task}"]["sha"], f"data {task}")
+    _files(record, "outputs", path, f"data {task}")
+    for role, recorded, current in changed_files(record["inputs"]):
+        file = record["inputs"][role]["path"]
+        if current is None and record.get("credentialed"):
+            audit.notes.append(f"data {task}: source {file} is not here (credentialed data "
+                               "stays with its owner); the derived files were checked")
+            continue
+        now = "is missing" if current is None else f"has sha256 {current[:16]}"
+        raise BrokenLink(f"data {task} ← sources: {file} ({role}) {now}, but {path} recorded "
+                         f"{recorded[:16]}")
+
+
+def _recompute(plan: Plan, cells: list[Cell], stored: dict[str, Any], name: str) -> None:
+    """Score every cell again from its stored generations; re-render the table."""
+    from clineval.workflow.steps import scored_cell, table_texts
+
+    for cell in cells:
+        sha, ident = read_identity(plan.identity_file(*cell.path.split("/"), "scoring"))
+        examples = read_jsonl(plan.derived(cell.task)["examples"], ("id",))
+        gens = read_jsonl(plan.artifact("generations", cell), ("id", "output"))
+        rows, document = scored_cell(sha, ident, examples, gens, plan.artifact("generations", cell))
+        for path, text in ((plan.artifact("scores", cell), "".join(map(jsonl_line, rows))),
+                           (plan.artifact("scores", cell, ".json"), json_text(document))):
+            if path.read_text(encoding="utf-8") != text:
+                raise BrokenLink(f"recomputed scores {cell.path}: {path} differs from the "
+                                 "scores computed again from the stored generations")
+    _, ident = read_identity(plan.identity_file("tables", name))
+    texts = table_texts(ident, [stored[c.path] for c in cells])
+    outputs = [*plan.table_outputs(name), plan.metrics_file(name)]
+    for (fmt, text), path in zip(texts.items(), outputs, strict=True):
+        if path.read_text(encoding="utf-8") != text:
+            raise BrokenLink(f"re-rendered table {name}: {path} differs from the {fmt} built "
+                             "from the stored score summaries")
+
+
+def audit_table(plan: Plan, name: str) -> TableAudit:
+    result = TableAudit(name, cells=len(plan.tables[name]))
+    try:
+        record_path = plan.record_file("table", name)
+        record = _record(record_path, plan.identities[f"tables/{name}"]["sha"], f"table {name}")
+        _files(record, "outputs", record_path, f"table {name}")
+        cells = plan.tables[name]
+        for cell in cells:
+            _expect(record, "inputs", cell.path, plan.artifact("scores", cell, ".json"),
+                    f"table {name} ← scores")
+        _files(record, "inputs", record_path, f"table {name} ← scores")
+        for cell in cells:
+            _check_cell(plan, cell, plan.artifact("scores", cell, ".json"), result)
+        for task in sorted({c.task for c in cells}):
+            _check_data(plan, task, result)
+        stored = {c.path: read_json(plan.artifact("scores", c, ".json")) for c in cells}
+        _recompute(plan, cells, stored, name)
+    except (BrokenLink, DataError) as err:
+        result.broken = str(err)
+    return result
+
+
+def audit(
+    conf: Path, overrides: str, results: Path, data: Path, tables: Sequence[str] = ()
+) -> list[TableAudit]:
+    """Audit the named tables of the grid (all when none are named)."""
+    plan = build_plan(conf, overrides, results=results, data_root=data)
+    unknown = [t for t in tables if t not in plan.tables]
+    if unknown:
+        raise DataError(conf, None, "tables",
+                        f"{', '.join(unknown)} not in this grid; tables: {', '.join(plan.tables)}")
+    return [audit_table(plan, name) for name in (tables or list(plan.tables))]
+
+
+def report(results: list[TableAudit], as_json: bool) -> int:
+    """Print the audit; exit status 1 when any table's chain is broken."""
+    if as_json:
+        print(json.dumps([{"table": r.table, "ok": r.ok, "cells": r.cells, "broken": r.broken,
+                           "notes": r.notes} for r in results], indent=2))
+    else:
+        for r in results:
+            if r.ok:
+                print(f"ok      {r.table}: {r.cells} cells, chain table ← scores ← generations"
+                      " ← requests ← data holds; scores and table recomputed identically")
+            else:
+                print(f"BROKEN  {r.table}: {r.broken}")
+            for note in r.notes:
+                print(f"        note: {note}")
+    broken = [r.table for r in results if not r.ok]
+    if broken:
+        print(f"clineval audit: {len(broken)} table(s) failed: {', '.join(broken)}",
+              file=sys.stderr)
+    return 1 if broken else 0

@@ -1,0 +1,90 @@
+"""Provenance records: what one workflow step read and wrote, by content hash.
+
+Every step writes a record beside its artifacts (``docs/reproducibility.md`` lists where):
+
+    {"schema": "clineval.provenance/1", "kind": "scores", "key": "<model>/<task>/<mode>",
+     "identity": "<sha of the identity the step read>", "credentialed": false,
+     "inputs":  {"<role>": {"path": "...", "sha256": "..."}, ...},
+     "outputs": {"<role>": {"path": "...", "sha256": "..."}, ...}, ...}
+
+``inputs`` are the files the step read (the identity is recorded by its hash), ``outputs`` the
+files it wrote other than the record itself. The records let ``clineval audit`` walk a table
+back to its data by hashes and let the workflow tell pulled artifacts from stale ones
+(:mod:`clineval.provenance.settle`). They hold hashes, settings and counts, never prompt or
+patient text, and never a secret.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from clineval.io import DataError, read_json, write_json
+from clineval.provenance.hashing import sha256_file
+
+SCHEMA = "clineval.provenance/1"
+KINDS = ("demo", "data", "model", "requests", "generation", "scores", "table")
+
+Record = dict[str, Any]
+
+
+def file_entry(path: Path) -> dict[str, str]:
+    """A file's path (as the workflow names it) and the sha256 of its bytes."""
+    return {"path": str(path), "sha256": sha256_file(path)}
+
+
+def make_record(
+    kind: str,
+    key: str,
+    identity: str,
+    inputs: Mapping[str, Path],
+    outputs: Mapping[str, Path],
+    credentialed: bool,
+    **extra: Any,
+) -> Record:
+    """A record of one step; ``inputs`` and ``outputs`` map roles to files that exist now."""
+    if kind not in KINDS:
+        raise ValueError(f"unknown provenance kind {kind!r}; kinds: {', '.join(KINDS)}")
+    return {
+        "schema": SCHEMA,
+        "kind": kind,
+        "key": key,
+        "identity": identity,
+        "credentialed": credentialed,
+        "inputs": {role: file_entry(path) for role, path in sorted(inputs.items())},
+        "outputs": {role: file_entry(path) for role, path in sorted(outputs.items())},
+        **extra,
+    }
+
+
+def write_record(path: Path, record: Record) -> None:
+    write_json(path, record)
+
+
+def read_record(path: Path) -> Record:
+    """Read a record; a file of another schema is an error naming the file and field."""
+    record = read_json(path)
+    if not isinstance(record, dict) or record.get("schema") != SCHEMA:
+        found = record.get("schema") if isinstance(record, dict) else type(record).__name__
+        raise DataError(path, None, "schema", f"expected {SCHEMA!r}, found {found!r}")
+    for field in ("kind", "key", "identity", "inputs", "outputs"):
+        if field not in record:
+            raise DataError(path, None, field, "missing from the provenance record")
+    return record
+
+
+def prov_path(artifact: Path) -> Path:
+    """The record beside a one-file artifact: ``<mode>.jsonl`` -> ``<mode>.prov.json``."""
+    return artifact.with_name(artifact.name.split(".")[0] + ".prov.json")
+
+
+def changed_files(entries: Mapping[str, Mapping[str, str]]) -> list[tuple[str, str, str | None]]:
+    """``(role, recorded sha, current sha or None when missing)`` for files that differ now."""
+    changed = []
+    for role, entry in sorted(entries.items()):
+        path = Path(entry["path"])
+        current = sha256_file(path) if path.is_file() else None
+        if current != entry["sha256"]:
+            changed.append((role, entry["sha256"], current))
+    return changed

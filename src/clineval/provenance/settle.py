@@ -1,0 +1,196 @@
+"""Give pulled artifacts time stamps in build order when their hashes prove them current.
+
+Snakemake rebuilds a file that is older than one of its inputs. ``dvc pull`` (like ``git
+clone`` or a copy) writes files with the time of the checkout, in no useful order, and a fresh
+clone writes its identity files at the first start, so a pulled run would look stale from top
+to bottom. :func:`settle` runs when the workflow starts (``rules/common.smk``): for each job
+whose outputs are older than its inputs it reads the job's provenance records, and when the
+identity is the plan's and every recorded input and output still has its recorded sha256, it
+sets the outputs' time just after the newest input. Anything that does not verify keeps its
+time, so Snakemake rebuilds it as usual. In a run whose times are in order it only stats files.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from clineval.config.plan import Cell, Plan
+from clineval.io import DataError
+from clineval.provenance.hashing import sha256_file
+from clineval.provenance.record import prov_path, read_record
+
+log = logging.getLogger("clineval")
+STEP_NS = 10_000_000  # outputs get their newest input's time plus 10 ms
+
+
+@dataclass
+class Job:
+    """One workflow job: what Snakemake compares (``inputs``, ``outputs``) and its records."""
+
+    name: str
+    inputs: list[Path]
+    outputs: list[Path]
+    records: list[tuple[Path, str]] = field(default_factory=list)  # (record, identity sha)
+
+
+def jobs(plan: Plan) -> Iterator[Job]:
+    """The plan's jobs in build order, with the same inputs and outputs as the rules."""
+    for task in sorted({c.task for c in plan.cells}):
+        ident = plan.identity_file("data", task)
+        sha = plan.identities[f"data/{task}"]["sha"]
+        sources = list(plan.sources(task).values())
+        record = plan.record_file("data", task)
+        if plan.cfg["tasks"][task]["data"].get("source") == "demo":
+            yield Job(f"demo {task}", [ident], sources, [(record, sha)])
+        yield Job(f"derive {task}", [ident, *sources],
+                  [*plan.derived(task).values(), record], [(record, sha)])
+    for model in sorted({c.model for c in plan.cells}):
+        if f"models/{model}" in plan.identities:
+            record = plan.record_file("model", model)
+            yield Job(f"build {model}", [plan.identity_file("models", model)],
+                      [record.parent / "config.json", record],
+                      [(record, plan.identities[f"models/{model}"]["sha"])])
+    for cell in plan.cells:
+        yield _requests_job(plan, cell)
+    for model in sorted({c.model for c in plan.cells}):
+        yield from _generation_jobs(plan, model)
+    for cell in plan.cells:
+        key = cell.path
+        record = plan.record_file("scores", key)
+        yield Job(
+            f"score {key}",
+            [plan.identity_file(*key.split("/"), "scoring"), plan.derived(cell.task)["examples"],
+             plan.artifact("generations", cell)],
+            [plan.artifact("scores", cell), plan.artifact("scores", cell, ".json"), record],
+            [(record, plan.identities[f"{key}/scoring"]["sha"])],
+        )
+    for name, cells in plan.tables.items():
+        record = plan.record_file("table", name)
+        yield Job(
+            f"table {name}",
+            [plan.identity_file("tables", name),
+             *(plan.artifact("scores", c, ".json") for c in cells)],
+            [*plan.table_outputs(name), plan.metrics_file(name), record],
+            [(record, plan.identities[f"tables/{name}"]["sha"])],
+        )
+
+
+def _model_config(plan: Plan, model: str) -> list[Path]:
+    spec = plan.cfg["models"][model]
+    model_dir = plan.model_dir(model)
+    return [model_dir / "config.json"] if model_dir is not None and spec.get("build") else []
+
+
+def _requests_job(plan: Plan, cell: Cell) -> Job:
+    key = cell.path
+    record = plan.record_file("requests", key)
+    spec = plan.cfg["models"][cell.model]
+    tokenizer = _model_config(plan, cell.model) if spec.get("context") and not spec.get(
+        "path") else []
+    return Job(
+        f"requests {key}",
+        [plan.identity_file(*key.split("/"), "requests"), *plan.derived(cell.task).values(),
+         *tokenizer],
+        [plan.artifact("requests", cell), record],
+        [(record, plan.identities[f"{key}/requests"]["sha"])],
+    )
+
+
+def _generation_jobs(plan: Plan, model: str) -> Iterator[Job]:
+    cells = plan.cells_of(model)
+    baseline = plan.cfg["models"][model]["backend"] == "baseline"
+    inputs = list(_model_config(plan, model))
+    for cell in cells:
+        requests = plan.artifact("requests", cell)
+        inputs += [plan.identity_file(*cell.path.split("/"), "generation"), requests,
+                   prov_path(requests)]
+        if baseline:
+            inputs.append(plan.derived(cell.task)["examples"])
+    shas = {c.path: plan.identities[f"{c.path}/generation"]["sha"] for c in cells}
+    count = plan.shards(model)
+    if count == 1:
+        outputs, records = [], []
+        for cell in cells:
+            meta = plan.record_file("generation", cell.path)
+            outputs += [plan.artifact("generations", cell), meta]
+            records.append((meta, shas[cell.path]))
+        yield Job(f"generate {model}", inputs, outputs, records)
+        return
+    root = plan.results / "generations" / model / "_shards"
+    for k in range(1, count + 1):
+        shard = root / f"{k}-of-{count}"
+        metas = [(shard / cell.task / f"{cell.mode}.meta.json", shas[cell.path]) for cell in cells]
+        outputs = [p for cell in cells for p in
+                   (shard / cell.task / f"{cell.mode}.jsonl",
+                    shard / cell.task / f"{cell.mode}.meta.json")]
+        yield Job(f"generate {model} {k}/{count}", inputs, outputs, metas)
+    for cell in cells:
+        parts = [root / f"{k}-of-{count}" / cell.task / f"{cell.mode}{suffix}"
+                 for k in range(1, count + 1) for suffix in (".jsonl", ".meta.json")]
+        meta = plan.record_file("generation", cell.path)
+        yield Job(f"merge {cell.path}", [plan.artifact("requests", cell), *parts],
+                  [plan.artifact("generations", cell), meta], [(meta, shas[cell.path])])
+
+
+class _Hashes:
+    """sha256 of files, each read at most once per settle."""
+
+    def __init__(self) -> None:
+        self.known: dict[Path, str | None] = {}
+
+    def __call__(self, path: Path) -> str | None:
+        if path not in self.known:
+            self.known[path] = sha256_file(path) if path.is_file() else None
+        return self.known[path]
+
+
+def _verified(job: Job, hashes: _Hashes) -> str | None:
+    """None when every record of the job proves its files current, else the reason."""
+    for record_path, sha in job.records:
+        try:
+            record = read_record(record_path)
+        except DataError as err:
+            return str(err)
+        if record["identity"] != sha:
+            return f"{record_path}: built with another identity"
+        for side in ("inputs", "outputs"):
+            for role, entry in record[side].items():
+                if hashes(Path(entry["path"])) != entry["sha256"]:
+                    return f"{record_path}: {side[:-1]} {role} ({entry['path']}) changed"
+    return None
+
+
+def settle(plan: Plan) -> dict[str, int]:
+    """Reorder the times of the jobs that verify; returns counts of settled and stale jobs."""
+    hashes = _Hashes()
+    mtimes: dict[Path, int | None] = {}
+
+    def mtime(path: Path) -> int | None:
+        if path not in mtimes:
+            mtimes[path] = path.stat().st_mtime_ns if path.exists() else None
+        return mtimes[path]
+
+    counts = {"settled": 0, "stale": 0}
+    for job in jobs(plan):
+        outs = [mtime(p) for p in job.outputs]
+        ins = [t for t in map(mtime, job.inputs) if t is not None]
+        if None in outs or not ins or min(outs) >= max(ins):  # type: ignore[type-var]
+            continue
+        reason = _verified(job, hashes)
+        if reason is not None:
+            log.info("settle: %s stays out of date: %s", job.name, reason)
+            counts["stale"] += 1
+            continue
+        when = max(ins) + STEP_NS
+        for path in job.outputs:
+            os.utime(path, ns=(when, when))
+            mtimes[path] = when
+        counts["settled"] += 1
+    if counts["settled"]:
+        log.info("settle: %d pulled job(s) verified by hash and put in build order",
+                 counts["settled"])
+    return counts
