@@ -68,7 +68,7 @@ def test_demo_writes_every_table_format(demo):
     assert sorted(p.name for p in tables.iterdir()) == [
         f"{table}.{ext}"
         for table in ("clue_table3", "medcalc_table2")
-        for ext in ("csv", "md", "tex")
+        for ext in ("csv", "md", "metrics.json", "prov.json", "tex")
     ]
     md = (tables / "medcalc_table2.md").read_text()
     for block in (

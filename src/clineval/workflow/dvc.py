@@ -89,11 +89,12 @@ def stages(plan: Plan, overrides: Sequence[str]) -> dict[str, Any]:
         _out(plan.results / "models" / m, True) for m in models if f"models/{m}" in plan.identities
     ]
     for model in models:
-        gen_outs += [_out(plan.results / "generations" / model / "run-summary.json", True)]
-        if plan.shards(model) > 1:
+        if plan.shards(model) > 1:  # each shard job writes its run summary under _shards/
             shard_tasks = {c.task for c in plan.cells_of(model)}
             gen_outs.append(_out(plan.results / "generations" / model / "_shards",
                                  _push(plan, shard_tasks)))
+        else:
+            gen_outs.append(_out(plan.results / "generations" / model / "run-summary.json", True))
     for kind in ("requests", "generations"):
         gen_outs += [_out(plan.results / kind / m / t, _push(plan, {t})) for m, t in pairs]
     table_outs, metrics = [], []
