@@ -51,6 +51,9 @@ def compose_config(conf_dir: Path, overrides: Sequence[str] = ()) -> DictConfig:
         ) from err
     finally:
         GlobalHydra.instance().clear()
+    from clineval.config.presets import expand_model_presets  # presets imports this module
+
+    cfg = expand_model_presets(cfg, conf_dir)
     try:
         OmegaConf.resolve(cfg)
     except OmegaConfBaseException as err:

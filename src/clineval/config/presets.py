@@ -1,0 +1,78 @@
+"""Model presets: a grid lists many models as ``models.<name>: {preset: <conf/model file>}``.
+
+Hydra composes one defaults-list entry per model slowly (seconds per hundred models), so large
+grids name a model config of ``conf/model/`` per model instead, and this module expands each
+entry after composition: the preset's YAML, with the entry's other keys merged over it (as a
+grid's own keys merge over a defaults-list model). A model written either way has the same
+config, hence the same identities. Interpolations stay unresolved until the whole config is.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+import yaml
+from omegaconf import DictConfig, OmegaConf, open_dict
+
+from clineval.config.compose import ConfigError, available
+
+PRESET_KEY = "preset"
+
+
+def _merge(base: Any, over: Any) -> Any:
+    """``over`` merged into ``base`` the way OmegaConf merges configs: mappings key by key."""
+    if isinstance(base, dict) and isinstance(over, dict):
+        merged = dict(base)
+        for key, value in over.items():
+            merged[key] = _merge(base[key], value) if key in base else value
+        return merged
+    return over
+
+
+def _load(conf_dir: Path, name: Any, where: str, cache: dict[str, dict[str, Any]]) -> Any:
+    """The preset's YAML (read once per preset); the error lists the model configs."""
+    if isinstance(name, str) and name in cache:
+        return cache[name]
+    known = available(conf_dir, "model")
+    if not isinstance(name, str) or name not in known:
+        raise ConfigError(
+            f"{where}.{PRESET_KEY}={name!r} is not a model config; "
+            f"presets in {conf_dir / 'model'}: {', '.join(known) or '(none)'}"
+        )
+    path = conf_dir / "model" / f"{name}.yaml"
+    content = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+    if not isinstance(content, dict) or "defaults" in content:
+        raise ConfigError(
+            f"{path}: a preset must be a plain mapping without a defaults list; "
+            f"add this model with a defaults-list entry (- /model@models.NAME: {name})"
+        )
+    cache[name] = content
+    return content
+
+
+def expand_model_presets(cfg: DictConfig, conf_dir: Path) -> DictConfig:
+    """Replace every ``models.<name>`` entry that has a ``preset`` key by the preset's config.
+
+    The entry's other keys override the preset's. Entries without ``preset`` are left alone;
+    the config is returned unchanged when there is none.
+    """
+    models = cfg.get("models")
+    if not isinstance(models, DictConfig):
+        return cfg
+    raw: dict[str, Any] = OmegaConf.to_container(models, resolve=False)  # type: ignore[assignment]
+    if not any(isinstance(e, Mapping) and PRESET_KEY in e for e in raw.values()):
+        return cfg
+    cache: dict[str, dict[str, Any]] = {}
+    expanded: dict[str, Any] = {}
+    for name, entry in raw.items():
+        if isinstance(entry, Mapping) and PRESET_KEY in entry:
+            where = f"models.{name}"
+            overrides = {k: v for k, v in entry.items() if k != PRESET_KEY}
+            expanded[name] = _merge(_load(conf_dir, entry[PRESET_KEY], where, cache), overrides)
+        else:
+            expanded[name] = entry
+    with open_dict(cfg):
+        cfg.models = expanded
+    return cfg
