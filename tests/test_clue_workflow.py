@@ -219,7 +219,9 @@ def _table_records(workdir: Path) -> list[dict[str, str]]:
 @pytest.mark.slow
 def test_demo_table_names_its_bertscore_encoder(clue_demo):
     tables = clue_demo / "results/tables"
-    assert {p.name for p in tables.iterdir()} == {f"clue_table3.{x}" for x in ("csv", "md", "tex")}
+    assert {p.name for p in tables.iterdir()} == {
+        f"clue_table3.{x}" for x in ("csv", "md", "tex", "metrics.json", "prov.json")
+    }
     md = (tables / "clue_table3.md").read_text()
     assert "BERT F1 scored with sentence-transformers/all-MiniLM-L6-v2" in md
     assert "Baseline (paper)" in md and "Tiny Llama (random weights) †" in md

@@ -168,7 +168,11 @@ def test_wall_time_comes_from_model_config_and_score_rule(slurm_run, plan):
 def test_tables_match_a_local_run_byte_for_byte(slurm_run, local_run, plan):
     workdir, _ = slurm_run
     names = sorted(p.name for p in (local_run / "results/tables").iterdir())
-    assert names == sorted(str(p.name) for t in plan.tables for p in plan.table_outputs(t))
+    assert names == sorted(
+        p.name
+        for t in plan.tables
+        for p in (*plan.table_outputs(t), plan.metrics_file(t), plan.record_file("table", t))
+    )
     for name in names:
         assert (workdir / "results/tables" / name).read_bytes() == (
             local_run / "results/tables" / name
