@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+from clue_records import clue_example as _ex
 
 from clineval.benchmarks.clue import aggregate, baselines, scoring, tables
 from clineval.tables.render import to_markdown
@@ -139,17 +140,6 @@ LEVEL2_BY_MODEL = {m: {"published": p, "values": v} for m, p, v in LEVEL2}
 
 OPTIONS = "A: Pneumonia\nB: Asthma\nC: Acute bronchitis\nD: COPD\nE: Lung cancer"
 LABELS = ["entailment", "neutral", "contradiction"]
-
-
-def _ex(dataset: str, i: int, fields: dict, reference, choices=None) -> dict:
-    return {
-        "id": f"{dataset}-{i}",
-        "dataset": dataset,
-        "fields": fields,
-        "reference": reference,
-        "choices": choices,
-        "meta": {},
-    }
 
 
 EXAMPLES = [

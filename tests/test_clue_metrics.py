@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 import yaml
+from clue_records import clue_example as _example
 
 from clineval.benchmarks.clue import extract, prompts
 from clineval.metrics import codes, umls
@@ -193,17 +194,6 @@ def test_every_reasoning_format_asks_for_the_marker():
 
 
 # --- prompts -----------------------------------------------------------------------------------
-
-
-def _example(dataset: str, i: int, fields: dict[str, str], reference, choices=None) -> dict:
-    return {
-        "id": f"{dataset}-{i}",
-        "dataset": dataset,
-        "fields": fields,
-        "reference": reference,
-        "choices": choices,
-        "meta": {},
-    }
 
 
 def _pool(dataset: str, n: int, fields: dict[str, str], reference, choices=None) -> list[dict]:
