@@ -12,7 +12,10 @@ from __future__ import annotations
 import hashlib
 import re
 from collections.abc import Callable, Sequence
+from pathlib import Path
 from typing import Any
+
+from clineval.benchmarks.clue.errors import require
 
 Record = dict[str, Any]
 
@@ -58,3 +61,29 @@ def hold_out(
     ]
     exemplars = [{**r, "meta": {**r["meta"], "held_out": True}} for r in chosen]
     return evaluated, exemplars
+
+
+def split_with_exemplars(
+    task: str,
+    where: str,
+    test: tuple[Path | str | None, str],
+    train: tuple[Path | str | None, str],
+    read_test: Callable[[Path], list[Record]],
+    exemplars_from: Callable[[Path, int, int], list[Record]],
+    n_exemplars: int,
+    seed: int,
+) -> tuple[list[Record], list[Record]]:
+    """A task with a test file and an optional train file, each ``(path, description)``.
+
+    Exemplars come from ``exemplars_from(train, n_exemplars, seed)`` when a train file is set,
+    else are held out of the test examples.
+    """
+    test_path = require(test[0], task, test[1], where, setting(task, "test"))
+    examples = read_test(test_path)
+    if n_exemplars <= 0:
+        return examples, []
+    if train[0] is None:
+        return hold_out(examples, n_exemplars, seed)
+    train_path = require(train[0], task, train[1], where, setting(task, "train"))
+    return examples, exemplars_from(train_path, n_exemplars, seed)
+

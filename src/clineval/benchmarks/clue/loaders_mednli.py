@@ -9,8 +9,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from clineval.benchmarks.clue.errors import require
-from clineval.benchmarks.clue.loaders import Record, hold_out, rank, setting
+from clineval.benchmarks.clue.loaders import Record, rank, split_with_exemplars
 from clineval.io import DataError, read_jsonl
 
 LABELS = ("entailment", "neutral", "contradiction")
@@ -65,14 +64,13 @@ def load_mednli(
     seed: int = 0,
 ) -> tuple[list[Record], list[Record]]:
     """Test examples and ``n_exemplars`` exemplars from ``train`` (held out of test when None)."""
-    test_path = require(test, TASK, "the MedNLI test split mli_test_v1.jsonl", WHERE,
-                        setting(TASK, "test"))
-    examples = read_mednli(test_path, "test")
-    if n_exemplars <= 0:
-        return examples, []
-    if train is None:
-        return hold_out(examples, n_exemplars, seed)
-    train_path = require(train, TASK, "the MedNLI train or dev split (exemplars)", WHERE,
-                         setting(TASK, "train"))
-    split = "dev" if "dev" in train_path.name else "train"
-    return examples, _by_label(read_mednli(train_path, split), n_exemplars, seed)
+
+    def from_train(path: Path, k: int, seed: int) -> list[Record]:
+        return _by_label(read_mednli(path, "dev" if "dev" in path.name else "train"), k, seed)
+
+    return split_with_exemplars(
+        TASK, WHERE,
+        (test, "the MedNLI test split mli_test_v1.jsonl"),
+        (train, "the MedNLI train or dev split (exemplars)"),
+        lambda path: read_mednli(path, "test"), from_train, n_exemplars, seed,
+    )

@@ -13,8 +13,7 @@ from __future__ import annotations
 import csv
 from pathlib import Path
 
-from clineval.benchmarks.clue.errors import require
-from clineval.benchmarks.clue.loaders import Record, hold_out, pick, setting, slug
+from clineval.benchmarks.clue.loaders import Record, pick, slug, split_with_exemplars
 from clineval.io import DataError
 from clineval.mimic.csvfile import open_text
 
@@ -80,14 +79,12 @@ def load_problem_summary(
     seed: int = 0,
 ) -> tuple[list[Record], list[Record]]:
     """Test examples; exemplars from ``train`` when given, else held out of the test file."""
-    test_path = require(test, TASK, "the task 1A test file BioNLP2023-1A-Test.csv", WHERE,
-                        setting(TASK, "test"))
-    examples = read_problem_summary(test_path, "test")
-    if n_exemplars <= 0:
-        return examples, []
-    if train is None:
-        return hold_out(examples, n_exemplars, seed)
-    train_path = require(train, TASK, "the task 1A train file BioNLP2023-1A-Train.csv (exemplars)",
-                         WHERE, setting(TASK, "train"))
-    pool = read_problem_summary(train_path, "train", skip_unlabelled=True)
-    return examples, pick(pool, n_exemplars, seed)
+    return split_with_exemplars(
+        TASK, WHERE,
+        (test, "the task 1A test file BioNLP2023-1A-Test.csv"),
+        (train, "the task 1A train file BioNLP2023-1A-Train.csv (exemplars)"),
+        lambda path: read_problem_summary(path, "test"),
+        lambda path, k, seed: pick(read_problem_summary(path, "train", skip_unlabelled=True),
+                                   k, seed),
+        n_exemplars, seed,
+    )
