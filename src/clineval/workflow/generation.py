@@ -142,7 +142,8 @@ class _Engine:
 
 
 def _cell_record(
-    sha: str, ident: dict[str, Any], job: CellJob, model_dir: Path | None, run: dict[str, Any]
+    sha: str, ident: dict[str, Any], job: CellJob, model_dir: Path | None, run: dict[str, Any],
+    env: dict[str, Any],
 ) -> dict[str, Any]:
     """The cell's provenance: inputs and output by hash, resolved settings, run facts."""
     inputs = {"requests": job.requests}
@@ -165,7 +166,7 @@ def _cell_record(
               if role in upstream.get("inputs", {})},
         exemplar_ids=upstream.get("exemplar_ids"),
         **run,
-        environment=environment(),
+        environment=env,
     )
 
 
@@ -174,6 +175,7 @@ def generate_cells(
 ) -> dict[str, Any]:
     """Generate every cell of ``jobs`` (one model) with one engine; returns the run summary."""
     engine = _Engine(model_dir)
+    env = environment()  # once per job: git and nvidia-smi are subprocesses
     started = time.perf_counter()
     summary: dict[str, Any] = {"shard": f"{shard.index + 1}/{shard.count}", "cells": []}
     models = set()
@@ -212,7 +214,7 @@ def generate_cells(
             "wall_seconds": round(time.perf_counter() - start, 3),
             "prompt_tokens": sum(r.get("prompt_tokens") or 0 for r in records),
             "completion_tokens": sum(r.get("completion_tokens") or 0 for r in records),
-        })
+        }, env)
         write_json(job.meta, meta)
         summary["cells"].append({"cell": meta["key"], "generated": len(todo),
                                  "from_cache": len(reqs) - len(todo)})
