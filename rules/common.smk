@@ -87,10 +87,8 @@ def table_summaries(wildcards):
 
 def tokenizer_input(wildcards):
     """A built model's files: the requests step counts tokens with its tokenizer."""
-    spec = PLAN.cfg["models"][wildcards.model]
-    if spec.get("context") and spec.get("build") and not spec.get("path"):
-        return {"model": str(PLAN.model_dir(wildcards.model) / "config.json")}
-    return {}
+    config = PLAN.tokenizer_config(wildcards.model)
+    return {"model": str(config)} if config else {}
 
 
 def model_dir_flag(wildcards):

@@ -12,9 +12,8 @@ def _generation_inputs(model, cells):
         inputs[f"requests_record_{i}"] = str(PLAN.record_file("requests", cell.path))
         if PLAN.cfg["models"][model]["backend"] == "baseline":
             inputs[f"examples_{i}"] = derived(cell.task)["examples"]
-    model_dir = PLAN.model_dir(model)
-    if model_dir is not None and PLAN.cfg["models"][model].get("build"):
-        inputs["model"] = str(model_dir / "config.json")
+    if PLAN.model_config(model):
+        inputs["model"] = str(PLAN.model_config(model))
     return inputs
 
 

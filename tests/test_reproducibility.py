@@ -126,6 +126,7 @@ def test_auditor_pulls_and_rebuilds_every_table_without_generating(origin, tmp_p
     remote = run(origin, "dvc", "config", "--local", "remote.local.url").stdout.strip()
     run(auditor, "dvc", "remote", "modify", "--local", "local", "url", remote)
     run(auditor, "dvc", "pull")
+    assert run(auditor, "clineval", "audit").returncode == 0  # before any Snakemake start
     assert dry_run_jobs(auditor) == {}  # pulled generations are not stale
     built = run(auditor, "snakemake", "all_tables", "--cores", "2")
     assert "Nothing to be done" in built.stdout + built.stderr

@@ -26,6 +26,7 @@ from clineval.config.validate import table_tasks, validate
 from clineval.io import write_text
 from clineval.provenance.filehash import FileHashCache
 from clineval.provenance.hashing import canonical_json, sha256_obj
+from clineval.provenance.record import prov_path
 
 log = logging.getLogger("clineval")
 DISPLAY_KEYS = ("display_name", "size", "smoke", "resources")
@@ -84,6 +85,18 @@ class Plan:
             return self.results / "models" / model
         return None
 
+    def model_config(self, model: str) -> Path | None:
+        """``config.json`` of a model with ``build`` settings: the generation job's input."""
+        model_dir = self.model_dir(model)
+        built = self.cfg["models"][model].get("build") and model_dir is not None
+        return model_dir / "config.json" if built else None
+
+    def tokenizer_config(self, model: str) -> Path | None:
+        """``config.json`` of a built model whose tokenizer fits requests to its context: the
+        requests job's input."""
+        spec = self.cfg["models"][model]
+        return self.model_config(model) if spec.get("context") and not spec.get("path") else None
+
     def cells_of(self, model: str) -> list[Cell]:
         """The model's cells, in plan order: what one generation job serves."""
         return list(self._cells_by_model.get(model, ()))
@@ -115,11 +128,11 @@ class Plan:
             case "model":
                 return self.results / "models" / key / "provenance.json"
             case "requests" | "scores":
-                return self.results / kind / f"{key}.prov.json"
+                return prov_path(self.results / kind / f"{key}.jsonl")
             case "generation":
                 return self.results / "generations" / f"{key}.meta.json"
             case "table":
-                return self.results / "tables" / f"{key}.prov.json"
+                return prov_path(self.results / "tables" / f"{key}.csv")
         raise ValueError(f"no provenance record for kind {kind!r}")
 
     def credentialed(self, task: str) -> bool:

@@ -22,8 +22,8 @@ from pathlib import Path
 from typing import Any
 
 from clineval.config.plan import Cell, Plan, build_plan
-from clineval.io import DataError, json_text, jsonl_line, read_identity, read_json, read_jsonl
-from clineval.provenance.record import changed_files, read_record
+from clineval.io import DataError, json_text, jsonl_line, read_json, read_jsonl
+from clineval.provenance.record import FileHashes, changed_files, read_record
 
 
 class BrokenLink(Exception):
@@ -60,9 +60,11 @@ def _record(path: Path, identity: str, what: str) -> dict[str, Any]:
     return record
 
 
-def _files(record: dict[str, Any], side: str, path: Path, what: str) -> None:
+def _files(
+    record: dict[str, Any], side: str, path: Path, what: str, hashes: FileHashes
+) -> None:
     """Every file the record lists on ``side`` still has its recorded sha256."""
-    for role, recorded, current in changed_files(record[side]):
+    for role, recorded, current in changed_files(record[side], hashes):
         file = record[side][role]["path"]
         now = "is missing" if current is None else f"has sha256 {current[:16]}"
         raise BrokenLink(
@@ -79,22 +81,24 @@ def _expect(record: dict[str, Any], side: str, role: str, path: Path, what: str)
         raise BrokenLink(f"{what}: the record lists {found} as {role}, the plan expects {path}")
 
 
-def _check_cell(plan: Plan, cell: Cell, summary_path: Path, audit: TableAudit) -> None:
+def _check_cell(
+    plan: Plan, cell: Cell, summary_path: Path, audit: TableAudit, hashes: FileHashes
+) -> None:
     key = cell.path
     ids = plan.identities
     scores = _record(plan.record_file("scores", key), ids[f"{key}/scoring"]["sha"],
                      f"scores {key}")
     _expect(scores, "outputs", "summary", summary_path, f"scores {key}")
-    _files(scores, "outputs", plan.record_file("scores", key), f"scores {key}")
+    _files(scores, "outputs", plan.record_file("scores", key), f"scores {key}", hashes)
     generations = plan.artifact("generations", cell)
     _expect(scores, "inputs", "generations", generations, f"scores {key} ← generations")
-    _files(scores, "inputs", plan.record_file("scores", key), f"scores {key} ← generations")
+    _files(scores, "inputs", plan.record_file("scores", key), f"scores {key} ← generations", hashes)
     meta_path = plan.record_file("generation", key)
     meta = _record(meta_path, ids[f"{key}/generation"]["sha"], f"generations {key}")
-    _files(meta, "outputs", meta_path, f"generations {key}")
+    _files(meta, "outputs", meta_path, f"generations {key}", hashes)
     requests = plan.artifact("requests", cell)
     _expect(meta, "inputs", "requests", requests, f"generations {key} ← requests")
-    _files(meta, "inputs", meta_path, f"generations {key} ← requests")
+    _files(meta, "inputs", meta_path, f"generations {key} ← requests", hashes)
     by_id = {r["id"]: r["request_sha"] for r in read_jsonl(requests, ("id", "request_sha"))}
     for number, gen in enumerate(read_jsonl(generations, ("id", "request_sha")), start=1):
         if by_id.get(gen["id"]) != gen["request_sha"]:
@@ -102,19 +106,19 @@ def _check_cell(plan: Plan, cell: Cell, summary_path: Path, audit: TableAudit) -
                              f"field 'request_sha' does not match the request {gen['id']!r}")
     req_path = plan.record_file("requests", key)
     req = _record(req_path, ids[f"{key}/requests"]["sha"], f"requests {key}")
-    _files(req, "outputs", req_path, f"requests {key}")
+    _files(req, "outputs", req_path, f"requests {key}", hashes)
     derived = plan.derived(cell.task)
     for role in ("examples", "exemplars"):
         _expect(req, "inputs", role, derived[role], f"requests {key} ← data")
-    _files(req, "inputs", req_path, f"requests {key} ← data")
+    _files(req, "inputs", req_path, f"requests {key} ← data", hashes)
     audit.checked.append(key)
 
 
-def _check_data(plan: Plan, task: str, audit: TableAudit) -> None:
+def _check_data(plan: Plan, task: str, audit: TableAudit, hashes: FileHashes) -> None:
     path = plan.record_file("data", task)
     record = _record(path, plan.identities[f"data/{task}"]["sha"], f"data {task}")
-    _files(record, "outputs", path, f"data {task}")
-    for role, recorded, current in changed_files(record["inputs"]):
+    _files(record, "outputs", path, f"data {task}", hashes)
+    for role, recorded, current in changed_files(record["inputs"], hashes):
         file = record["inputs"][role]["path"]
         if current is None and record.get("credentialed"):
             audit.notes.append(f"data {task}: source {file} is not here (credentialed data "
@@ -130,7 +134,8 @@ def _recompute(plan: Plan, cells: list[Cell], stored: dict[str, Any], name: str)
     from clineval.workflow.steps import scored_cell, table_texts
 
     for cell in cells:
-        sha, ident = read_identity(plan.identity_file(*cell.path.split("/"), "scoring"))
+        scoring = plan.identities[f"{cell.path}/scoring"]
+        sha, ident = scoring["sha"], scoring["identity"]
         examples = read_jsonl(plan.derived(cell.task)["examples"], ("id",))
         gens = read_jsonl(plan.artifact("generations", cell), ("id", "output"))
         rows, document = scored_cell(sha, ident, examples, gens, plan.artifact("generations", cell))
@@ -139,8 +144,8 @@ def _recompute(plan: Plan, cells: list[Cell], stored: dict[str, Any], name: str)
             if path.read_text(encoding="utf-8") != text:
                 raise BrokenLink(f"recomputed scores {cell.path}: {path} differs from the "
                                  "scores computed again from the stored generations")
-    _, ident = read_identity(plan.identity_file("tables", name))
-    texts = table_texts(ident, [stored[c.path] for c in cells])
+    texts = table_texts(plan.identities[f"tables/{name}"]["identity"],
+                        [stored[c.path] for c in cells])
     outputs = [*plan.table_outputs(name), plan.metrics_file(name)]
     for (fmt, text), path in zip(texts.items(), outputs, strict=True):
         if path.read_text(encoding="utf-8") != text:
@@ -150,19 +155,20 @@ def _recompute(plan: Plan, cells: list[Cell], stored: dict[str, Any], name: str)
 
 def audit_table(plan: Plan, name: str) -> TableAudit:
     result = TableAudit(name, cells=len(plan.tables[name]))
+    hashes = FileHashes()
     try:
         record_path = plan.record_file("table", name)
         record = _record(record_path, plan.identities[f"tables/{name}"]["sha"], f"table {name}")
-        _files(record, "outputs", record_path, f"table {name}")
+        _files(record, "outputs", record_path, f"table {name}", hashes)
         cells = plan.tables[name]
         for cell in cells:
             _expect(record, "inputs", cell.path, plan.artifact("scores", cell, ".json"),
                     f"table {name} ← scores")
-        _files(record, "inputs", record_path, f"table {name} ← scores")
+        _files(record, "inputs", record_path, f"table {name} ← scores", hashes)
         for cell in cells:
-            _check_cell(plan, cell, plan.artifact("scores", cell, ".json"), result)
+            _check_cell(plan, cell, plan.artifact("scores", cell, ".json"), result, hashes)
         for task in sorted({c.task for c in cells}):
-            _check_data(plan, task, result)
+            _check_data(plan, task, result, hashes)
         stored = {c.path: read_json(plan.artifact("scores", c, ".json")) for c in cells}
         _recompute(plan, cells, stored, name)
     except (BrokenLink, DataError) as err:

@@ -16,7 +16,7 @@ patient text, and never a secret.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -79,12 +79,29 @@ def prov_path(artifact: Path) -> Path:
     return artifact.with_name(artifact.name.split(".")[0] + ".prov.json")
 
 
-def changed_files(entries: Mapping[str, Mapping[str, str]]) -> list[tuple[str, str, str | None]]:
-    """``(role, recorded sha, current sha or None when missing)`` for files that differ now."""
+class FileHashes:
+    """sha256 of files now (None when missing), each file read at most once."""
+
+    def __init__(self) -> None:
+        self.known: dict[Path, str | None] = {}
+
+    def __call__(self, path: Path) -> str | None:
+        if path not in self.known:
+            self.known[path] = sha256_file(path) if path.is_file() else None
+        return self.known[path]
+
+
+def changed_files(
+    entries: Mapping[str, Mapping[str, str]], hashes: Callable[[Path], str | None] | None = None
+) -> list[tuple[str, str, str | None]]:
+    """``(role, recorded sha, current sha or None when missing)`` for files that differ now.
+
+    ``hashes`` (a :class:`FileHashes`) shares file reads across calls.
+    """
+    hashes = hashes or FileHashes()
     changed = []
     for role, entry in sorted(entries.items()):
-        path = Path(entry["path"])
-        current = sha256_file(path) if path.is_file() else None
+        current = hashes(Path(entry["path"]))
         if current != entry["sha256"]:
             changed.append((role, entry["sha256"], current))
     return changed

@@ -20,8 +20,7 @@ from pathlib import Path
 
 from clineval.config.plan import Cell, Plan
 from clineval.io import DataError
-from clineval.provenance.hashing import sha256_file
-from clineval.provenance.record import prov_path, read_record
+from clineval.provenance.record import FileHashes, changed_files, prov_path, read_record
 
 log = logging.getLogger("clineval")
 STEP_NS = 10_000_000  # outputs get their newest input's time plus 10 ms
@@ -79,22 +78,14 @@ def jobs(plan: Plan) -> Iterator[Job]:
         )
 
 
-def _model_config(plan: Plan, model: str) -> list[Path]:
-    spec = plan.cfg["models"][model]
-    model_dir = plan.model_dir(model)
-    return [model_dir / "config.json"] if model_dir is not None and spec.get("build") else []
-
-
 def _requests_job(plan: Plan, cell: Cell) -> Job:
     key = cell.path
     record = plan.record_file("requests", key)
-    spec = plan.cfg["models"][cell.model]
-    tokenizer = _model_config(plan, cell.model) if spec.get("context") and not spec.get(
-        "path") else []
+    tokenizer = plan.tokenizer_config(cell.model)
     return Job(
         f"requests {key}",
         [plan.identity_file(*key.split("/"), "requests"), *plan.derived(cell.task).values(),
-         *tokenizer],
+         *([tokenizer] if tokenizer else [])],
         [plan.artifact("requests", cell), record],
         [(record, plan.identities[f"{key}/requests"]["sha"])],
     )
@@ -103,7 +94,8 @@ def _requests_job(plan: Plan, cell: Cell) -> Job:
 def _generation_jobs(plan: Plan, model: str) -> Iterator[Job]:
     cells = plan.cells_of(model)
     baseline = plan.cfg["models"][model]["backend"] == "baseline"
-    inputs = list(_model_config(plan, model))
+    config = plan.model_config(model)
+    inputs = [config] if config else []
     for cell in cells:
         requests = plan.artifact("requests", cell)
         inputs += [plan.identity_file(*cell.path.split("/"), "generation"), requests,
@@ -136,19 +128,7 @@ def _generation_jobs(plan: Plan, model: str) -> Iterator[Job]:
                   [plan.artifact("generations", cell), meta], [(meta, shas[cell.path])])
 
 
-class _Hashes:
-    """sha256 of files, each read at most once per settle."""
-
-    def __init__(self) -> None:
-        self.known: dict[Path, str | None] = {}
-
-    def __call__(self, path: Path) -> str | None:
-        if path not in self.known:
-            self.known[path] = sha256_file(path) if path.is_file() else None
-        return self.known[path]
-
-
-def _verified(job: Job, hashes: _Hashes) -> str | None:
+def _verified(job: Job, hashes: FileHashes) -> str | None:
     """None when every record of the job proves its files current, else the reason."""
     for record_path, sha in job.records:
         try:
@@ -158,15 +138,14 @@ def _verified(job: Job, hashes: _Hashes) -> str | None:
         if record["identity"] != sha:
             return f"{record_path}: built with another identity"
         for side in ("inputs", "outputs"):
-            for role, entry in record[side].items():
-                if hashes(Path(entry["path"])) != entry["sha256"]:
-                    return f"{record_path}: {side[:-1]} {role} ({entry['path']}) changed"
+            for role, _, _ in changed_files(record[side], hashes):
+                return f"{record_path}: {side[:-1]} {role} ({record[side][role]['path']}) changed"
     return None
 
 
 def settle(plan: Plan) -> dict[str, int]:
     """Reorder the times of the jobs that verify; returns counts of settled and stale jobs."""
-    hashes = _Hashes()
+    hashes = FileHashes()
     mtimes: dict[Path, int | None] = {}
 
     def mtime(path: Path) -> int | None:
