@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from clineval.benchmarks.clue.errors import MissingSource
+from clineval.benchmarks.base.sources import MissingSource
 from clineval.benchmarks.clue.loaders_medisum import (
     build_medisumcode,
     load_medisumcode,

@@ -83,10 +83,16 @@ def test_added_model_from_the_model_group(tmp_path):
     assert {c.task for c in p.cells if c.model == "oracle2"} == {"medcalc"}  # its benchmark's
 
 
-def test_official_source_without_path_says_how_to_set_it(tmp_path, monkeypatch):
+def test_official_source_without_path_skips_the_task_and_says_how_to_set_it(
+    tmp_path, monkeypatch, caplog
+):
     monkeypatch.delenv("CLINEVAL_MEDCALC_CSV", raising=False)
-    with pytest.raises(ConfigError, match=r"tasks\.medcalc\.data\.path is not set"):
-        plan(tmp_path, "grid=medcalc_paper")
+    result = plan(tmp_path, "grid=medcalc_paper")
+    assert result.cells == [] and result.tables == {}
+    assert "tasks.medcalc.data.path" in result.skipped["medcalc"]
+    assert "it is not set" in result.skipped["medcalc"]
+    skipped = [r.getMessage() for r in caplog.records if "skipped" in r.getMessage()]
+    assert len(skipped) == 1, "the missing source is reported once"
 
 
 def _changed(a, b) -> set[str]:

@@ -9,10 +9,11 @@ from pathlib import Path
 import pytest
 import yaml
 
+from clineval.benchmarks.base.prompts import fill
 from clineval.benchmarks.medcalc import synthetic
 from clineval.benchmarks.medcalc.baselines import constant, oracle
 from clineval.benchmarks.medcalc.loader import COLUMNS, read_test_csv
-from clineval.benchmarks.medcalc.prompts import build_requests, fill
+from clineval.benchmarks.medcalc.prompts import build_requests
 from clineval.benchmarks.medcalc.scoring import score_row, summarize
 from clineval.benchmarks.medcalc.tables import build_table
 from clineval.cli import main
@@ -64,7 +65,7 @@ def test_loader_names_file_row_and_field(demo_csv, tmp_path):
 
 
 def test_fill_leaves_other_braces_alone():
-    assert fill('{"answer": {x}} {note}', note="N {y}") == '{"answer": {x}} N {y}'
+    assert fill('{"answer": {x}} {note}', {"note": "N {y}"}) == '{"answer": {x}} N {y}'
 
 
 def test_modes_render_as_the_paper_structures_them(demo_csv):

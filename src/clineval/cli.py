@@ -8,7 +8,7 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from clineval.config.compose import ConfigError
+from clineval.errors import ConfigError
 from clineval.io import DataError
 
 

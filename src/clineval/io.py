@@ -10,17 +10,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, TextIO
 
-
-class DataError(ValueError):
-    """Bad input data; the message names the file, the row and the field."""
-
-    def __init__(self, path: Path | str, row: int | str | None, field: str | None, problem: str):
-        where = str(path)
-        if row is not None:
-            where += f", row {row}"
-        if field is not None:
-            where += f", field {field!r}"
-        super().__init__(f"{where}: {problem}")
+from clineval.errors import DataError
 
 
 @contextmanager

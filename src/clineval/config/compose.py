@@ -12,11 +12,9 @@ from hydra.errors import HydraException
 from omegaconf import DictConfig, OmegaConf
 from omegaconf.errors import OmegaConfBaseException
 
+from clineval.errors import ConfigError
+
 GROUPS = ("grid", "model", "task", "mode", "table")
-
-
-class ConfigError(ValueError):
-    """A config that cannot be composed or does not validate; the message says what exists."""
 
 
 def available(conf_dir: Path, group: str) -> list[str]:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from clineval.config.compose import ConfigError
+from clineval.errors import ConfigError
 from clineval.io import write_json
 from clineval.provenance.hashing import sha256_file
 

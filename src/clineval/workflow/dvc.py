@@ -21,8 +21,8 @@ from typing import Any
 
 import yaml
 
-from clineval.config.compose import ConfigError
 from clineval.config.plan import Plan
+from clineval.errors import ConfigError
 
 HEADER = (
     "# Written by `clineval dvc write{args}` from the plan of the grid; do not edit by hand.\n"

@@ -22,7 +22,7 @@ from collections.abc import Mapping
 from dataclasses import asdict, dataclass, fields
 from typing import Any
 
-from clineval.config.compose import ConfigError
+from clineval.errors import ConfigError
 
 #: Conda env file (in envs/) per backend; backends not listed use ``DEFAULT_CONDA_ENV``.
 CONDA_ENVS = {"vllm": "vllm.yaml"}

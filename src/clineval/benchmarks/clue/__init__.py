@@ -2,6 +2,6 @@
 
 Level 1: MedNLI, MeQSum, Problem Summary. Level 2: LongHealth (tasks 1-3), MeDiSumQA,
 MeDiSumCode. Loaders read the official files (``loaders_*``, ``longhealth``), ``synthetic``
-writes demo files in the same formats, ``errors.MissingSource`` names a credentialed file that is
-not there.
+writes demo files in the same formats, ``clineval.benchmarks.base.sources.MissingSource`` names a
+credentialed file that is not there.
 """

@@ -14,6 +14,8 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
+from clineval.benchmarks.base.exemplars import exemplar_count, pick
+from clineval.benchmarks.base.sources import demo_or_official, require
 from clineval.benchmarks.clue import (
     baselines,
     loaders_medisum,
@@ -25,10 +27,8 @@ from clineval.benchmarks.clue import (
     synthetic,
     tables,
 )
-from clineval.benchmarks.clue.errors import require
-from clineval.benchmarks.clue.loaders import pick
 from clineval.benchmarks.clue.synthetic_longhealth import write_longhealth
-from clineval.config.compose import ConfigError
+from clineval.errors import ConfigError
 from clineval.tables.render import Table
 
 Record = dict[str, Any]
@@ -171,11 +171,6 @@ _LOADERS: dict[str, Callable[..., tuple[list[Record], list[Record]]]] = {
 }
 
 
-def _exemplars(task: Record, dataset: str) -> int:
-    count = (task.get("exemplars") or {}).get("count")
-    return prompts.PAPER_SHOTS[dataset] if count is None else int(count)
-
-
 def _data_note(tasks: dict[str, Record], cells: list[Record]) -> str:
     counts: dict[str, set[int]] = {}
     for cell in cells:
@@ -206,12 +201,8 @@ class ClueBenchmark:
         data = task["data"]
         dataset = _dataset(task, task_name)
         _check_keys(task_name, data, dataset)
-        if data["source"] == "demo":
-            base = data_root / "demo" / task_name
-            return {name: base / file for name, file in DEMO_FILES[dataset].items()}
-        if data["source"] == "official":
-            return _official(data, dataset, task_name)
-        raise ConfigError(f"tasks.{task_name}.data.source={data['source']!r}; use demo or official")
+        return demo_or_official(task, task_name, data_root, DEMO_FILES[dataset],
+                                lambda: _official(data, dataset, task_name))
 
     def write_demo(self, task: Record, sources: dict[str, Path]) -> None:
         dataset = _dataset(task)
@@ -238,8 +229,9 @@ class ClueBenchmark:
                 sources["path"], int(dataset[-1]), seed=seed, **options
             )
         else:
+            count = exemplar_count(task, prompts.PAPER_SHOTS[dataset])
             examples, exemplars = _LOADERS[dataset](
-                **sources, n_exemplars=_exemplars(task, dataset), seed=seed, **options
+                **sources, n_exemplars=count, seed=seed, **options
             )
         if data.get("limit") is not None:
             kept = {e["id"] for e in pick(examples, int(data["limit"]), seed)}

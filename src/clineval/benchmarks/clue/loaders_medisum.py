@@ -30,8 +30,9 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
-from clineval.benchmarks.clue.errors import require
-from clineval.benchmarks.clue.loaders import Record, hold_out, rank, setting, slug
+from clineval.benchmarks.base.exemplars import hold_out, rank, slug
+from clineval.benchmarks.base.sources import require
+from clineval.benchmarks.clue.loaders import Record, setting
 from clineval.io import DataError
 from clineval.mimic.csvfile import open_text
 from clineval.mimic.hosp import Diagnosis, read_diagnoses_icd, read_icd9_gem

@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from clineval.benchmarks.clue.loaders import Record, rank, split_with_exemplars
+from clineval.benchmarks.base.exemplars import rank, split_with_exemplars
+from clineval.benchmarks.clue.loaders import Record
 from clineval.io import DataError, read_jsonl
 
 LABELS = ("entailment", "neutral", "contradiction")

@@ -11,8 +11,9 @@ from pathlib import Path
 
 import pandas as pd
 
-from clineval.benchmarks.clue.errors import require
-from clineval.benchmarks.clue.loaders import Record, hold_out, setting, slug
+from clineval.benchmarks.base.exemplars import hold_out, slug
+from clineval.benchmarks.base.sources import require
+from clineval.benchmarks.clue.loaders import Record, setting
 from clineval.io import DataError
 
 COLUMNS = ("File", "CHQ", "Summary")

@@ -13,7 +13,8 @@ from __future__ import annotations
 import csv
 from pathlib import Path
 
-from clineval.benchmarks.clue.loaders import Record, pick, slug, split_with_exemplars
+from clineval.benchmarks.base.exemplars import pick, slug, split_with_exemplars
+from clineval.benchmarks.clue.loaders import Record
 from clineval.io import DataError
 from clineval.mimic.csvfile import open_text
 

@@ -24,8 +24,9 @@ import re
 from pathlib import Path
 from typing import Any
 
-from clineval.benchmarks.clue.errors import require
-from clineval.benchmarks.clue.loaders import Record, setting, slug
+from clineval.benchmarks.base.exemplars import slug
+from clineval.benchmarks.base.sources import require
+from clineval.benchmarks.clue.loaders import Record, setting
 from clineval.io import DataError, read_json
 
 LETTERS = ("A", "B", "C", "D", "E")

@@ -13,6 +13,7 @@ import re
 from typing import Any
 
 from clineval.benchmarks.base import request_record
+from clineval.benchmarks.base.prompts import fill
 
 #: The paper's exemplar count per dataset (Appendix B.3).
 PAPER_SHOTS = {
@@ -25,18 +26,12 @@ PAPER_SHOTS = {
     "medisumqa": 1,
     "medisumcode": 1,
 }
-_PLACEHOLDER = re.compile(r"\{([a-z_]+)\}")
 _OPTION = re.compile(r"^\s*([A-Z])\s*:\s*(.*)$")
 
 
 def template_key(dataset: str) -> str:
     """The templates entry of a dataset (LongHealth's three tasks share one)."""
     return "longhealth" if dataset.startswith("longhealth_") else dataset
-
-
-def fill(template: str, values: dict[str, str]) -> str:
-    """Substitute ``{name}`` for known names; other braces stay (JSON, code in notes)."""
-    return _PLACEHOLDER.sub(lambda m: values.get(m.group(1), m.group(0)), template)
 
 
 def reference_text(example: dict[str, Any]) -> dict[str, str]:

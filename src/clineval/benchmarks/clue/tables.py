@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from clineval.benchmarks.clue.aggregate import check_policy, scores
+from clineval.tables.format import SMOKE_MARK, fmt, smoke_note
 from clineval.tables.render import Block, Table
 
 _SUMMARY = (("rouge_l", "R-L"), ("rouge_1", "R-1"), ("rouge_2", "R-2"), ("bertscore_f1", "BERT F1"))
@@ -37,10 +38,6 @@ MODE_TITLES = {
     "LongHealth)",
 }
 PAPER_BERTSCORE = "emilyalsentzer/Bio_ClinicalBERT with a rescaling baseline tuned on MIMIC-IV"
-
-
-def _fmt(value: float | None, decimals: int) -> str:
-    return "n/a" if value is None else f"{value:.{decimals}f}"
 
 
 def _merge(cells: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
@@ -100,10 +97,7 @@ def _notes(
             f"the {effect}, so level scores are not comparable with the paper's."
         )
     if smoke:
-        notes.append(
-            f"† smoke model ({', '.join(smoke)}): random weights, tests the pipeline only; "
-            "its scores carry no meaning."
-        )
+        notes.append(smoke_note(smoke))
     return notes
 
 
@@ -136,17 +130,17 @@ def build_table(
             aggregated = scores(
                 {d: s["metrics"] for d, s in merged.items()}, missing_metric=missing_metric
             )
-            name = mine[0]["display_name"] + (" †" if mine[0]["smoke"] else "")
+            name = mine[0]["display_name"] + (SMOKE_MARK if mine[0]["smoke"] else "")
             if mine[0]["smoke"] and mine[0]["display_name"] not in smoke:
                 smoke.append(mine[0]["display_name"])
             row = [name]
             for dataset, metric, _ in columns:
                 if metric is None:
                     value, n = aggregated[dataset], None
-                    text = _fmt(value, decimals) if value is not None else "–"
+                    text = fmt(value, decimals) if value is not None else "–"
                 elif dataset in merged:
                     value, n = merged[dataset]["metrics"].get(metric), merged[dataset]["n"]
-                    text = _fmt(value, decimals)
+                    text = fmt(value, decimals)
                 else:
                     value, n, text = None, None, "–"
                 row.append(text)

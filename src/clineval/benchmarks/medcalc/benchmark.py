@@ -6,13 +6,15 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from clineval.benchmarks.base.sources import demo_or_official, require
 from clineval.benchmarks.medcalc import baselines, labels, prompts, scoring, synthetic, tables
 from clineval.benchmarks.medcalc.calculators import CALCULATORS
 from clineval.benchmarks.medcalc.loader import exemplar_records, read_exemplar_json, read_test_csv
-from clineval.config.compose import ConfigError
+from clineval.errors import ConfigError
 from clineval.tables.render import Table
 
 Record = dict[str, Any]
+BENCHMARK_NAME = "MedCalc-Bench"
 
 
 def _labels_note(task: Record, cells: list[Record]) -> str:
@@ -62,29 +64,19 @@ class MedCalcBenchmark:
 
     def source_files(self, task: Record, data_root: Path, task_name: str) -> dict[str, Path]:
         data, exemplars = task["data"], task.get("exemplars") or {}
-        if data["source"] == "demo":
-            sources = {"csv": data_root / "demo" / task_name / "test_data.csv"}
-        elif data["source"] == "official":
-            if not data.get("path"):
-                raise ConfigError(
-                    f"tasks.{task_name}.data.path is not set: point it at MedCalc-Bench's "
-                    "test_data.csv (github.com/ncbi-nlp/MedCalc-Bench, dataset/), e.g. "
-                    f'--config overrides="tasks.{task_name}.data.path=/path/test_data.csv", '
-                    "or set CLINEVAL_MEDCALC_CSV"
-                )
-            sources = {"csv": Path(data["path"])}
-        else:
-            raise ConfigError(
-                f"tasks.{task_name}.data.source={data['source']!r}; use demo or official"
-            )
+        sources = demo_or_official(
+            task, task_name, data_root, {"csv": "test_data.csv"},
+            lambda: {"csv": require(
+                data.get("path"), task_name, "MedCalc-Bench's test_data.csv",
+                "github.com/ncbi-nlp/MedCalc-Bench (dataset/; or set CLINEVAL_MEDCALC_CSV)",
+                f"tasks.{task_name}.data.path", BENCHMARK_NAME)},
+        )
         if exemplars.get("source") == "official":
-            if not exemplars.get("official_path"):
-                raise ConfigError(
-                    f"tasks.{task_name}.exemplars.official_path is not set: point it at "
-                    "one_shot_finalized_explanation.json (MedCalc-Bench, evaluation/) or set "
-                    "CLINEVAL_MEDCALC_EXEMPLARS"
-                )
-            sources["exemplars"] = Path(exemplars["official_path"])
+            sources["exemplars"] = require(
+                exemplars.get("official_path"), task_name,
+                "the official one-shot exemplars one_shot_finalized_explanation.json",
+                "MedCalc-Bench's evaluation/ folder (or set CLINEVAL_MEDCALC_EXEMPLARS)",
+                f"tasks.{task_name}.exemplars.official_path", BENCHMARK_NAME)
         elif exemplars.get("source", "project") != "project":
             raise ConfigError(
                 f"tasks.{task_name}.exemplars.source={exemplars['source']!r}; "

@@ -3,26 +3,18 @@
 from __future__ import annotations
 
 import json
-import re
 from typing import Any
 
 from clineval.benchmarks.base import request_record
-
-_FIELD = re.compile(r"\{(note|question|response|answer_format)\}")
-
-
-def fill(template: str, **fields: str) -> str:
-    """Substitute ``{name}`` placeholders; other braces (JSON in notes, formats) stay."""
-    return _FIELD.sub(
-        lambda m: fields[m.group(1)] if m.group(1) in fields else m.group(0), template
-    )
+from clineval.benchmarks.base.prompts import fill
 
 
 def _exemplar_block(templates: dict[str, Any], exemplar: dict[str, Any], question: str) -> str:
     response = json.dumps(
         {"step_by_step_thinking": exemplar["thinking"], "answer": exemplar["answer"]}
     )
-    return fill(templates["exemplar"], note=exemplar["note"], question=question, response=response)
+    values = {"note": exemplar["note"], "question": question, "response": response}
+    return fill(templates["exemplar"], values)
 
 
 def render(
@@ -38,9 +30,11 @@ def render(
         system += _exemplar_block(templates, exemplar, example["question"])
     user = fill(
         templates["user"],
-        note=example["note"],
-        question=example["question"],
-        answer_format=templates["answer_format"][style],
+        {
+            "note": example["note"],
+            "question": example["question"],
+            "answer_format": templates["answer_format"][style],
+        },
     )
     return [{"role": "system", "content": system}, {"role": "user", "content": user}]
 

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-import math
 from typing import Any
 
+from clineval.tables.format import SMOKE_MARK, fmt, smoke_note
 from clineval.tables.render import Block, Table
 
 # The paper's column order: equation-based, then rule-based, then the average over all rows.
@@ -30,17 +30,13 @@ EXTRACTION_NOTES = {
 }
 
 
-def _fmt(value: float, decimals: int) -> str:
-    return "n/a" if math.isnan(value) else f"{value:.{decimals}f}"
-
-
 def _cell(stats: dict[str, Any], spec: dict[str, Any]) -> str:
     decimals = int(spec.get("decimals", 2))
-    text = _fmt(100.0 * stats["accuracy"], decimals) if stats["n"] else "–"
+    text = fmt(100.0 * stats["accuracy"], decimals) if stats["n"] else "–"
     se_spec = spec.get("std_error") or {}
     if stats["n"] and se_spec.get("show", True):
         scale = 1.0 if se_spec.get("scale", "fraction") == "fraction" else 100.0
-        text += f" ± {_fmt(scale * stats['se'], int(se_spec.get('decimals', 2)))}"
+        text += f" ± {fmt(scale * stats['se'], int(se_spec.get('decimals', 2)))}"
     return text
 
 
@@ -54,7 +50,7 @@ def build_table(spec: dict[str, Any], cells: list[dict[str, Any]]) -> Table:
     for mode in spec["modes"]:
         rows = []
         for cell in (c for c in cells if c["mode"] == mode):
-            name = cell["display_name"] + (" †" if cell["smoke"] else "")
+            name = cell["display_name"] + (SMOKE_MARK if cell["smoke"] else "")
             if cell["smoke"] and cell["display_name"] not in smoke:
                 smoke.append(cell["display_name"])
             for setting in extractions:
@@ -70,8 +66,8 @@ def build_table(spec: dict[str, Any], cells: list[dict[str, Any]]) -> Table:
                             "category": key,
                             "n": s["n"],
                             "correct": s["correct"],
-                            "accuracy": _fmt(100.0 * s["accuracy"], 4) if s["n"] else "",
-                            "se": _fmt(s["se"], 6) if s["n"] else "",
+                            "accuracy": fmt(100.0 * s["accuracy"], 4) if s["n"] else "",
+                            "se": fmt(s["se"], 6) if s["n"] else "",
                         }
                     )
         blocks.append(Block(MODE_TITLES.get(mode, mode), rows))
@@ -86,8 +82,5 @@ def build_table(spec: dict[str, Any], cells: list[dict[str, Any]]) -> Table:
         *spec.get("context_notes", []),
     ]
     if smoke:
-        notes.append(
-            f"† smoke model ({', '.join(smoke)}): random weights, tests the pipeline only; "
-            "its scores carry no meaning."
-        )
+        notes.append(smoke_note(smoke))
     return Table(spec["title"], columns, blocks, notes, records)

@@ -1,7 +1,14 @@
-"""The interface every benchmark package implements for the workflow."""
+"""The benchmark SDK: the interface every benchmark package implements, and what it may use.
+
+A benchmark package (``clineval/benchmarks/<name>/``) imports only this package
+(``base``: the protocol, ``sources``, ``exemplars``, ``prompts``), ``clineval.io``,
+``clineval.errors``, ``clineval.mimic``, ``clineval.tables`` and ``clineval.metrics``; a test
+enforces it (``tests/test_sdk_imports.py``). See docs/sdk.md.
+"""
 
 from __future__ import annotations
 
+import argparse
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, Protocol
@@ -67,10 +74,19 @@ class Benchmark(Protocol):
     def baseline(self, name: str, task: Record, examples: list[Record]) -> Callable[[Record], str]:
         """A non-model baseline over the task's ``examples``: example -> raw output text."""
 
+    def scoring_inputs(self, task: Record, task_name: str) -> dict[str, Path]:
+        """Files the task's scoring reads beyond examples and generations (ontologies, label
+        maps, encoder weights, classifiers), by role.
+
+        Each is an input of the scoring job, part of the scoring identity by content hash and
+        recorded in the score records that ``clineval audit`` checks. Heavy resources load
+        once per scoring job (one process scores all of a model's cells of the benchmark).
+        """
+
     def score(
         self, task: Record, examples: list[Record], generations: list[Record]
     ) -> tuple[list[Record], Record]:
-        """Per-example score rows and the cell summary."""
+        """Per-example score rows (each with the example ``id``) and the cell summary."""
 
     def headline(self, summary: Record) -> dict[str, float | None]:
         """A cell's headline numbers (DVC metrics), named ``<metric>`` or ``<part>.<metric>``."""
@@ -78,6 +94,15 @@ class Benchmark(Protocol):
     def table(self, spec: Record, cells: list[Record], tasks: dict[str, Record]) -> Any:
         """Build a table (``clineval.tables.render.Table``) from scored cells of ``tasks``.
 
-        Each cell carries its ``model``, ``task``, ``mode`` and ``summary``; ``tasks`` maps the
-        table's task names to their settings.
+        Each cell carries its ``model``, ``task``, ``mode``, ``summary``, ``display_name``,
+        ``size`` and ``smoke``, and its per-example score ``rows`` when the spec sets
+        ``rows: true`` (paired statistics); ``tasks`` maps the table's task names to their
+        settings.
         """
+
+    def add_score_arguments(self, parser: argparse.ArgumentParser) -> None:
+        """The options of ``clineval score <name>`` (score outputs produced anywhere)."""
+
+    def score_external(self, args: argparse.Namespace) -> int:
+        """Run ``clineval score <name>``: print per-row results and the metrics (``--json``:
+        one JSON object); return the exit status."""

@@ -1,0 +1,76 @@
+"""The benchmark SDK: a benchmark package imports only what the SDK offers, never a sibling.
+
+Allowed: ``clineval.benchmarks.base``, its own package, ``clineval.io``, ``clineval.errors``,
+``clineval.mimic``, ``clineval.tables`` and ``clineval.metrics`` (docs/sdk.md).
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+import clineval.benchmarks as benchmarks_pkg
+
+SDK = ("clineval.benchmarks.base", "clineval.io", "clineval.errors", "clineval.mimic",
+       "clineval.tables", "clineval.metrics")
+ROOT = Path(benchmarks_pkg.__file__).parent
+PACKAGES = sorted(p.name for p in ROOT.iterdir() if p.is_dir() and (p / "__init__.py").is_file()
+                  and p.name != "base")
+
+
+def imported_modules(path: Path) -> list[tuple[int, str]]:
+    """``(line, module)`` of every absolute import in a source file."""
+    found = []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            found += [(node.lineno, alias.name) for alias in node.names]
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+            found.append((node.lineno, node.module))
+    return found
+
+
+def violations(package: str) -> list[str]:
+    own = f"clineval.benchmarks.{package}"
+    bad = []
+    for path in sorted((ROOT / package).rglob("*.py")):
+        for line, module in imported_modules(path):
+            if not module.startswith("clineval"):
+                continue
+            if module == own or module.startswith(own + "."):
+                continue
+            if any(module == sdk or module.startswith(sdk + ".") for sdk in SDK):
+                continue
+            bad.append(f"{path.relative_to(ROOT.parent.parent)}:{line} imports {module}")
+    return bad
+
+
+def test_every_benchmark_package_is_checked():
+    assert {"clue", "medcalc"} <= set(PACKAGES)
+
+
+@pytest.mark.parametrize("package", PACKAGES)
+def test_benchmark_imports_only_the_sdk(package):
+    assert violations(package) == []
+
+
+def test_base_imports_no_benchmark():
+    bad = [f"{p.name}:{line} imports {m}" for p in sorted((ROOT / "base").rglob("*.py"))
+           for line, m in imported_modules(p)
+           if m.startswith("clineval.benchmarks.") and not m.startswith("clineval.benchmarks.base")]
+    assert bad == []
+
+
+def test_the_check_finds_a_sibling_import(tmp_path, monkeypatch):
+    """The checker itself: a module importing a sibling benchmark or the workflow is caught."""
+    fake = tmp_path / "clineval" / "benchmarks"
+    (fake / "demo_pkg").mkdir(parents=True)
+    (fake / "demo_pkg" / "__init__.py").write_text("")
+    (fake / "demo_pkg" / "bad.py").write_text(
+        "from clineval.benchmarks.clue import scoring\nimport clineval.workflow.steps\n"
+        "from clineval.metrics import rouge\n")
+    monkeypatch.setattr(__import__(__name__), "ROOT", fake)
+    found = violations("demo_pkg")
+    assert len(found) == 2
+    assert "clineval.benchmarks.clue" in found[0] and "clineval.workflow.steps" in found[1]
