@@ -8,6 +8,7 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
+from clineval.benchmarks import BENCHMARKS, get_benchmark
 from clineval.errors import ConfigError
 from clineval.io import DataError
 
@@ -115,16 +116,9 @@ def build_parser() -> argparse.ArgumentParser:
     plan.add_argument("--conf", type=Path, default=Path("conf"))
     score = sub.add_parser("score", help="score outputs produced anywhere")
     scores = score.add_subparsers(dest="benchmark", required=True)
-    medcalc = scores.add_parser("medcalc", help="MedCalc-Bench outputs (JSONL: row_number, output)")
-    medcalc.add_argument("--data", type=Path, required=True, help="official-format test_data.csv")
-    medcalc.add_argument("--predictions", type=Path, required=True)
-    medcalc.add_argument(
-        "--extraction",
-        choices=("official", "robust"),
-        action="append",
-        help="extraction setting(s); default both",
-    )
-    medcalc.add_argument("--json", action="store_true", help="one JSON object on stdout")
+    for name in BENCHMARKS:
+        get_benchmark(name).add_score_arguments(
+            scores.add_parser(name, help=f"{name} outputs (clineval score {name} --help)"))
     tool = sub.add_parser("medcalc", help="MedCalc-Bench tools")
     tools = tool.add_subparsers(dest="tool", required=True)
     verify = tools.add_parser(
@@ -180,14 +174,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                     file=sys.stderr,
                 )
             case "score":
-                from clineval.benchmarks.medcalc.external import score_external
-
-                return score_external(
-                    args.data,
-                    args.predictions,
-                    tuple(args.extraction or ("official", "robust")),
-                    args.json,
-                )
+                return get_benchmark(args.benchmark).score_external(args)
             case "medcalc" if args.tool == "verify":
                 from clineval.benchmarks.medcalc.verify import report, verify
 

