@@ -8,6 +8,7 @@ from clineval.benchmarks.base import Benchmark
 
 _MODULES = {
     "clue": "clineval.benchmarks.clue.benchmark",
+    "medeval": "clineval.benchmarks.medeval.benchmark",
     "medcalc": "clineval.benchmarks.medcalc.benchmark",
 }
 

@@ -1,8 +1,9 @@
-"""Accuracy and set precision/recall/F1, on a 0-100 scale."""
+"""Accuracy, binary F1, set precision/recall/F1 and per-code accuracy / exact match of label
+vectors, on a 0-100 scale."""
 
 from __future__ import annotations
 
-from collections.abc import Collection, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 
 
@@ -30,3 +31,63 @@ def set_prf(predicted: Collection[str], gold: Collection[str]) -> PRF:
     recall = sum(g in predicted_set for g in gold) / len(gold) if gold else 0.0
     f1 = 2 * precision * recall / (precision + recall) if precision + recall else 0.0
     return PRF(100.0 * precision, 100.0 * recall, 100.0 * f1)
+
+
+def binary_f1(predicted: Sequence[str | None], gold: Sequence[str], positive: str) -> float | None:
+    """F1 (0-100) of the class ``positive``; a None prediction is a miss.
+
+    None when it is undefined: no examples, or ``positive`` neither predicted nor gold.
+    """
+    if len(predicted) != len(gold):
+        raise ValueError(f"{len(predicted)} predictions but {len(gold)} gold labels")
+    if not gold:
+        return None
+    pairs = list(zip(predicted, gold, strict=True))
+    tp = sum(p == positive and g == positive for p, g in pairs)
+    fp = sum(p == positive and g != positive for p, g in pairs)
+    fn = sum(p != positive and g == positive for p, g in pairs)
+    return 100.0 * 2 * tp / (2 * tp + fp + fn) if tp + fp + fn else None
+
+
+def per_code_accuracy(
+    predicted: Sequence[Mapping[str, str | None]],
+    gold: Sequence[Mapping[str, str]],
+    codes: Sequence[str],
+) -> dict[str, float]:
+    """Per code: the share (0-100) of examples whose predicted value equals the gold value.
+
+    A code missing from a prediction (or None) counts as wrong.
+    """
+    if len(predicted) != len(gold):
+        raise ValueError(f"{len(predicted)} predictions but {len(gold)} gold vectors")
+    if not gold:
+        return {}
+    return {
+        code: 100.0 * sum(p.get(code) == g[code] for p, g in zip(predicted, gold, strict=True))
+        / len(gold)
+        for code in codes
+    }
+
+
+def mean_code_accuracy(
+    predicted: Sequence[Mapping[str, str | None]],
+    gold: Sequence[Mapping[str, str]],
+    codes: Sequence[str],
+) -> float | None:
+    """Per-code accuracy averaged over the codes (MedEval's "avg Accuracy"); None when empty."""
+    per_code = per_code_accuracy(predicted, gold, codes)
+    return sum(per_code.values()) / len(per_code) if per_code else None
+
+
+def exact_match_rate(
+    predicted: Sequence[Mapping[str, str | None]],
+    gold: Sequence[Mapping[str, str]],
+    codes: Sequence[str],
+) -> float | None:
+    """Share (0-100) of examples whose whole code vector is right (EMR); None when empty."""
+    if len(predicted) != len(gold):
+        raise ValueError(f"{len(predicted)} predictions but {len(gold)} gold vectors")
+    if not gold:
+        return None
+    hits = sum(all(p.get(c) == g[c] for c in codes) for p, g in zip(predicted, gold, strict=True))
+    return 100.0 * hits / len(gold)

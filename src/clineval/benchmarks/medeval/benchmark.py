@@ -1,0 +1,106 @@
+"""MedEval on the workflow: one task per paper task, chest and miscellaneous domains inside.
+
+A task's ``data.task`` names what it is (``abnormality``, ``ambiguity``, ``rewriting``,
+``codes``, ``summarization``); its files are ``data`` settings (``sentences``; ``reports``,
+``openi``, ``mimic_cxr``, ``chexpert``). A missing file raises ``MissingSource`` from
+``source_files``: the plan skips the task with one message and runs the rest.
+"""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from clineval.benchmarks.base.exemplars import exemplar_count
+from clineval.benchmarks.medeval import baselines, prompts, sources, tables
+from clineval.benchmarks.medeval import examples as task_examples
+from clineval.benchmarks.medeval.examples import PAPER_SHOTS, SENTENCE_TASKS
+from clineval.tables.render import Table
+
+Record = dict[str, Any]
+
+
+class MedEvalBenchmark:
+    name = "medeval"
+    data_version = "1"
+    scoring_version = "1"
+    baselines = baselines.BASELINES
+
+    def source_files(self, task: Record, data_root: Path, task_name: str) -> dict[str, Path]:
+        return sources.source_files(task, data_root, task_name)
+
+    def write_demo(self, task: Record, sources_: dict[str, Path]) -> None:
+        sources.write_demo(sources_, int(task["data"].get("seed", 0)))
+
+    def derive(self, task: Record, sources_: dict[str, Path]) -> tuple[list[Record], list[Record]]:
+        data = task["data"]
+        kind = sources.task_kind(task)
+        records = sources.load_records(kind, data, sources_)
+        chest = tuple(data.get("chest_domains") or ("chest",))
+        make = (task_examples.sentence_example if kind in SENTENCE_TASKS
+                else task_examples.report_example)
+        built = [e for e in (make(kind, r, chest) for r in records) if e is not None]
+        exemplars = task.get("exemplars") or {}
+        return task_examples.build(
+            kind, built,
+            count=exemplar_count(task, PAPER_SHOTS[kind]),
+            draws=int(exemplars.get("draws") or 1),
+            seed=int(exemplars.get("seed", data.get("seed", 0))),
+            limit=data.get("limit"),
+        )
+
+    def build_requests(self, task: Record, mode: Record, templates: Record,
+                       examples: list[Record], exemplars: list[Record]) -> list[Record]:
+        return prompts.build_requests(task, mode, templates, examples, exemplars)
+
+    def input_fields(self, example: Record) -> dict[str, str]:
+        key = "report" if "report" in example["fields"] else "sentence"
+        return {key: example["fields"][key]}
+
+    def with_fields(self, example: Record, fields: dict[str, str]) -> Record:
+        return {**example, "fields": {**example["fields"], **fields}}
+
+    def baseline(self, name: str, task: Record, examples: list[Record]) -> Callable[[Record], str]:
+        return baselines.get(name)
+
+    def scoring_inputs(self, task: Record, task_name: str) -> dict[str, Path]:
+        """The rewriting judges' training file (official data); the demo's is regenerated from
+        code and settings, which the scoring identity already holds."""
+        if task["data"].get("task") != "rewriting" or task["data"].get("source") == "demo":
+            return {}
+        data = ((task.get("scoring") or {}).get("classifiers") or {}).get("data") or {}
+        return {"classifier_train": Path(data["sentences"])} if data.get("sentences") else {}
+
+    def score(self, task: Record, examples: list[Record],
+              generations: list[Record]) -> tuple[list[Record], Record]:
+        from clineval.benchmarks.medeval import scoring  # ROUGE, BLEU, scikit-learn load slowly
+
+        return scoring.score(task, examples, generations)
+
+    def headline(self, summary: Record) -> dict[str, float | None]:
+        """Every metric of every domain group and domain (per-code accuracies left out)."""
+        return {
+            f"{level}.{part}.{metric}": value
+            for level in ("groups", "domains")
+            for part, metrics in sorted((summary.get(level) or {}).items())
+            for metric, value in sorted(metrics.items())
+            if metric not in ("per_code", "n")
+        }
+
+    def table(self, spec: Record, cells: list[Record], tasks: dict[str, Record]) -> Table:
+        return tables.build_table(spec, cells, tasks)
+
+    def add_score_arguments(self, parser: argparse.ArgumentParser) -> None:
+        from clineval.benchmarks.medeval import external
+
+        external.add_arguments(parser)
+
+    def score_external(self, args: argparse.Namespace) -> int:
+        from clineval.benchmarks.medeval import external
+
+        return external.score(args)
+
+
+BENCHMARK = MedEvalBenchmark()

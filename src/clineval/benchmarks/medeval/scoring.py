@@ -1,0 +1,276 @@
+"""Score MedEval outputs: extraction per example, the paper's metrics per domain group and domain.
+
+Scales as the paper's tables: accuracy, F1, qualified rate, per-code accuracy, EMR and the
+rewriting scores as fractions (0-1); ROUGE and BLEU on 0-100. Settings (``task["scoring"]``):
+
+- ``extraction``: ``lenient`` (default; App. D: exactly one label word) or ``strict``
+- ``unqualified``: ``wrong`` (default: an off-format answer counts as a wrong prediction) or
+  ``exclude`` (left out of accuracy and F1; the qualified rate shows how many)
+- ``rouge.use_stemmer`` (false); ``bleu``: ``level`` (``corpus``, or ``sentence``: the mean of
+  sentence BLEU), ``lowercase`` (false), ``tokenize`` (``13a``)
+- ``classifiers`` (rewriting): ``kind`` (``sklearn``), ``C`` (1.0), ``data`` (the task's data
+  settings, so the judges train on the train split of the same sentences file)
+
+With several exemplar draws (``exemplars.draws``) every draw is scored on the validation split;
+the draw with the best validation score (accuracy, per-code accuracy, or BLEU-4 for the
+generation tasks; ties: the lower draw) is the one whose test examples give the summary, and
+``selection`` records every draw's validation score and the winner.
+"""
+
+from __future__ import annotations
+
+import tempfile
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from statistics import fmean
+from typing import Any
+
+from clineval.benchmarks.medeval import classifiers, formats, synthetic
+from clineval.benchmarks.medeval.codes import extract_codes
+from clineval.benchmarks.medeval.examples import LABELS
+from clineval.benchmarks.medeval.extract import MODES, clean_text, extract_label
+from clineval.benchmarks.medeval.splits import PAPER_RATIO, assign_splits
+from clineval.errors import ConfigError
+from clineval.metrics.bleu import corpus_bleu4, sentence_bleu4
+from clineval.metrics.classification import (
+    binary_f1,
+    exact_match_rate,
+    mean_code_accuracy,
+    per_code_accuracy,
+)
+from clineval.metrics.rouge import rouge_f1
+
+Record = dict[str, Any]
+SECTIONS = ("extraction", "unqualified", "rouge", "bleu", "classifiers", "baselines")
+#: The positive class of each NLU sentence task's F1.
+POSITIVE = {"abnormality": "abnormal", "ambiguity": "ambiguous"}
+#: The validation score that picks the best exemplar draw.
+SELECTION_METRIC = {"abnormality": "accuracy", "ambiguity": "accuracy", "codes": "avg_accuracy",
+                    "rewriting": "bleu4", "summarization": "bleu4"}
+
+
+def settings(task: Record) -> Record:
+    scoring = dict(task.get("scoring") or {})
+    unknown = sorted(set(scoring) - set(SECTIONS))
+    if unknown:
+        raise ConfigError(f"unknown MedEval scoring setting(s) {unknown}; known: "
+                          f"{', '.join(SECTIONS)}")
+    if scoring.get("extraction", "lenient") not in MODES:
+        raise ConfigError(f"scoring.extraction={scoring['extraction']!r}; use {MODES}")
+    if scoring.get("unqualified", "wrong") not in ("wrong", "exclude"):
+        raise ConfigError(f"scoring.unqualified={scoring['unqualified']!r}; use wrong or exclude")
+    return scoring
+
+
+def _frac(value: float | None) -> float | None:
+    return None if value is None else value / 100.0
+
+
+def _mean(values: Sequence[float]) -> float | None:
+    return fmean(values) if values else None
+
+
+# -- per-example extraction ---------------------------------------------------------------------
+def _row(example: Record, output: str, scoring: Record) -> Record:
+    row = {k: example[k] for k in ("id", "task", "domain", "group", "split")}
+    row["draw"] = int(example.get("draw", 0))
+    kind = example["task"]
+    if kind in LABELS:
+        found = extract_label(output, LABELS[kind], scoring.get("extraction", "lenient"))
+        row |= {"prediction": found.prediction, "qualified": found.qualified,
+                "reference": example["reference"],
+                "correct": found.prediction == example["reference"]}
+    elif kind == "codes":
+        found = extract_codes(output, list(example["reference"]))
+        row |= {"prediction": found.predicted, "qualified": found.qualified,
+                "conflicts": list(found.conflicts), "reference": example["reference"],
+                "exact_match": found.predicted == example["reference"]}
+    else:
+        row |= {"prediction": clean_text(output), "reference": example["reference"]}
+        if kind == "rewriting":
+            row |= {"original": example["fields"]["sentence"], "labels": example["labels"]}
+    return row
+
+
+# -- metrics of a part (a domain or a domain group) ---------------------------------------------
+def _nlu(rows: list[Record], kind: str, scoring: Record) -> Record:
+    counted = rows if scoring.get("unqualified", "wrong") == "wrong" else [
+        r for r in rows if r["qualified"]]
+    return {
+        "n": len(rows),
+        "accuracy": _frac(100.0 * fmean(r["correct"] for r in counted) if counted else None),
+        "f1": _frac(binary_f1([r["prediction"] for r in counted],
+                              [r["reference"] for r in counted], POSITIVE[kind])),
+        "qualified_rate": fmean(r["qualified"] for r in rows) if rows else None,
+    }
+
+
+def _codes(rows: list[Record], scoring: Record) -> Record:
+    counted = rows if scoring.get("unqualified", "wrong") == "wrong" else [
+        r for r in rows if r["qualified"]]
+    codes = list(rows[0]["reference"]) if rows else []
+    predicted = [r["prediction"] for r in counted]
+    gold = [r["reference"] for r in counted]
+    return {
+        "n": len(rows),
+        "avg_accuracy": _frac(mean_code_accuracy(predicted, gold, codes)),
+        "emr": _frac(exact_match_rate(predicted, gold, codes)),
+        "qualified_rate": fmean(r["qualified"] for r in rows) if rows else None,
+        "per_code": {c: v / 100.0 for c, v in per_code_accuracy(predicted, gold, codes).items()},
+    }
+
+
+def _bleu(rows: list[Record], scoring: Record) -> float | None:
+    spec = scoring.get("bleu") or {}
+    options = {"lowercase": bool(spec.get("lowercase", False)),
+               "tokenize": str(spec.get("tokenize", "13a"))}
+    hyps, refs = [r["prediction"] for r in rows], [r["reference"] for r in rows]
+    if spec.get("level", "corpus") == "sentence":
+        return _mean([sentence_bleu4(h, r, **options) for h, r in zip(hyps, refs, strict=True)])
+    return corpus_bleu4(hyps, refs, **options)
+
+
+def _summaries(rows: list[Record], scoring: Record) -> Record:
+    stem = bool((scoring.get("rouge") or {}).get("use_stemmer", False))
+    for row in rows:
+        row.setdefault("rouge", rouge_f1(row["prediction"], row["reference"], use_stemmer=stem))
+    part = {key: _mean([r["rouge"][key] for r in rows]) for key in ("rouge_1", "rouge_2",
+                                                                     "rouge_l")}
+    values = list(part.values())
+    part["rouge_sum"] = None if None in values else sum(values)
+    return {"n": len(rows), **part, "bleu4": _bleu(rows, scoring)}
+
+
+def _rewriting(rows: list[Record], scoring: Record, judges: Callable[[str], Record]) -> Record:
+    part: Record = {"n": len(rows), "bleu4": _bleu(rows, scoring)}
+    if not rows:
+        return part
+    judge = judges(rows[0]["group"])
+    originals = [r["original"] for r in rows]
+    rewrites = [r["prediction"] for r in rows]
+    for label, clf in (("ambiguous", judge["ambiguous"]), ("abnormal", judge["abnormal"])):
+        before, after = clf.predict(originals), clf.predict(rewrites)
+        gold = [r["labels"][label] for r in rows]
+        for row, b, a in zip(rows, before, after, strict=True):
+            row.setdefault("judged", {})[label] = {"original": b, "rewrite": a}
+        acc_before = fmean(p == g for p, g in zip(before, gold, strict=True))
+        acc_after = fmean(p == g for p, g in zip(after, gold, strict=True))
+        short = "am" if label == "ambiguous" else "ab"
+        part |= {f"acc_{short}_original": acc_before, f"acc_{short}_rewrite": acc_after,
+                 f"dacc_{short}": acc_before - acc_after}
+    return part
+
+
+# -- the rewriting task's judges ----------------------------------------------------------------
+def _training_sentences(data: Record) -> list[Record]:
+    """The train split of the sentences the task reads (the demo's are regenerated)."""
+    if data.get("source") == "demo":
+        with tempfile.TemporaryDirectory() as tmp:
+            path = Path(tmp) / "sentences.csv"
+            synthetic.write_sentences(path)
+            records = formats.read_sentences(path)
+    elif data.get("sentences"):
+        records = formats.read_sentences(Path(data["sentences"]))
+    else:
+        raise ConfigError("scoring.classifiers.data names no sentences file (data.sentences)")
+    split = assign_splits(records, int(data.get("seed", 0)), data.get("split") or PAPER_RATIO)
+    return [r for r in split if r["split"] == "train"]
+
+
+def judges_for(scoring: Record) -> tuple[Callable[[str], Record], Record]:
+    """Per domain group, the ambiguity and abnormality classifiers; and their description."""
+    spec = classifiers.settings(scoring)
+    data = spec["data"] or {}
+    chest = tuple(data.get("chest_domains") or (formats.CHEST,))
+    train = _training_sentences(data)
+    info: Record = {"kind": spec["kind"], "C": spec["C"], "groups": {}}
+
+    def judge(group: str) -> Record:
+        mine = [r for r in train if formats.domain_group(r["domain"], chest) == group]
+        fitted = {}
+        for label in ("ambiguous", "abnormal"):
+            labelled = [r for r in mine if r[label] is not None]
+            fitted[label] = classifiers.train(
+                label, group, tuple(r["sentence"] for r in labelled),
+                tuple(r[label] for r in labelled), spec["C"])
+        info["groups"][group] = {
+            label: {"sha256": clf.fingerprint, "n_train": clf.n_train}
+            for label, clf in fitted.items()
+        }
+        return fitted
+
+    return judge, info
+
+
+# -- the cell ------------------------------------------------------------------------------------
+def _parts(rows: list[Record], kind: str, scoring: Record,
+           judges: Callable[[str], Record] | None) -> Record:
+    def metrics(part_rows: list[Record]) -> Record:
+        if kind in LABELS:
+            return _nlu(part_rows, kind, scoring)
+        if kind == "codes":
+            return _codes(part_rows, scoring)
+        if kind == "summarization":
+            return _summaries(part_rows, scoring)
+        assert judges is not None
+        return _rewriting(part_rows, scoring, judges)
+
+    def grouped(key: str) -> Record:
+        keys = sorted({r[key] for r in rows})
+        return {k: metrics([r for r in rows if r[key] == k]) for k in keys}
+
+    summary: Record = {"domains": grouped("domain")}
+    if kind == "codes":
+        return summary  # code lists differ by domain: no pooled group score
+    if kind == "rewriting":
+        summary["groups"] = grouped("group")  # judges are per group
+        return summary
+    return {**summary, "groups": grouped("group"), "overall": metrics(rows)}
+
+
+def _selection_score(rows: list[Record], kind: str, scoring: Record,
+                     judges: Callable[[str], Record] | None) -> float | None:
+    if kind in LABELS:
+        return _nlu(rows, kind, scoring)["accuracy"]
+    if kind == "codes":
+        return _codes(rows, scoring)["avg_accuracy"]
+    return _bleu(rows, scoring)
+
+
+def score(task: Record, examples: list[Record], generations: list[Record]) -> tuple[
+        list[Record], Record]:
+    """Per-example rows and the cell summary (see the module docstring)."""
+    scoring = settings(task)
+    outputs = {g["id"]: g["output"] for g in generations}
+    missing = [e["id"] for e in examples if e["id"] not in outputs]
+    if missing:
+        raise ValueError(f"no generation for {len(missing)} example(s), e.g. {missing[:3]}")
+    kinds = {e["task"] for e in examples}
+    if len(kinds) > 1:
+        raise ValueError(f"a MedEval cell holds one task, these examples hold {sorted(kinds)}")
+    kind = kinds.pop() if kinds else "abnormality"
+    rows = [_row(e, outputs[e["id"]], scoring) for e in examples]
+    judges, judge_info = judges_for(scoring) if kind == "rewriting" else (None, None)
+    draws = sorted({r["draw"] for r in rows})
+    selection = None
+    chosen = 0
+    if len(draws) > 1:
+        per_draw = {
+            d: _selection_score([r for r in rows if r["draw"] == d and r["split"] == "validation"],
+                                kind, scoring, judges)
+            for d in draws
+        }
+        chosen = min(draws, key=lambda d: (-(per_draw[d] if per_draw[d] is not None else -1), d))
+        selection = {"metric": SELECTION_METRIC[kind], "validation": per_draw, "chosen": chosen}
+    for row in rows:
+        row["evaluated"] = row["split"] == "test" and row["draw"] == chosen
+    evaluated = [r for r in rows if r["evaluated"]]
+    summary: Record = {"task": kind, "n": len(evaluated), **_parts(evaluated, kind, scoring,
+                                                                    judges)}
+    summary["scale"] = ("fractions (0-1)" if kind != "summarization" else "0-100") + (
+        "; BLEU-4 0-100" if kind == "rewriting" else "")
+    if selection is not None:
+        summary["selection"] = selection
+    if judge_info is not None:
+        summary["classifiers"] = judge_info
+    return rows, summary

@@ -1,0 +1,163 @@
+"""A MedEval task's source files (demo or official) and their records with splits assigned.
+
+Sentence tasks read ``data.sentences`` (the sentences CSV). Report tasks read any of
+``data.reports`` (the reports CSV), ``data.openi`` (Open-i CSV, one XML file or a folder of
+them) and ``data.mimic_cxr`` (MIMIC-CXR's study list; code prediction also needs
+``data.chexpert``). Each source's records get the file's splits or seeded 7:1:2 ones.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from clineval.benchmarks.base.sources import SOURCE_KINDS, MissingSource, require
+from clineval.benchmarks.medeval import formats, mimic_cxr, openi, synthetic
+from clineval.benchmarks.medeval.examples import SENTENCE_TASKS, TASKS
+from clineval.benchmarks.medeval.splits import PAPER_RATIO, assign_splits
+from clineval.errors import ConfigError, DataError
+
+Record = dict[str, Any]
+BENCHMARK = "MedEval"
+FORMAT_WHERE = ("your own labelled data in MedEval's input format (docs/medeval.md; the VA "
+                "data of the paper is not public)")
+COMMON_KEYS = {"task", "source", "seed", "split", "chest_domains", "domains", "limit"}
+SENTENCE_KEYS = {"sentences"}
+REPORT_KEYS = {"reports", "openi", "mimic_cxr", "mimic_cxr_root", "chexpert",
+               "chexpert_uncertain", "chexpert_blank", "code_sets"}
+REPORT_SOURCES = ("reports", "openi", "mimic_cxr")
+DEMO_FILES = {
+    "sentences": "sentences.csv",
+    "reports": "reports.csv",
+    "openi": "openi/9001.xml",
+    "mimic_cxr": "mimic-cxr/cxr-study-list.csv",
+    "chexpert": "mimic-cxr/mimic-cxr-2.0.0-chexpert.csv",
+}
+
+
+def task_kind(task: Record, task_name: str = "<task>") -> str:
+    kind = task["data"].get("task")
+    if kind not in TASKS:
+        raise ConfigError(
+            f"tasks.{task_name}.data.task={kind!r}; MedEval tasks: {', '.join(TASKS)}")
+    return kind
+
+
+def check_keys(task_name: str, data: Mapping[str, Any], kind: str) -> None:
+    allowed = COMMON_KEYS | (SENTENCE_KEYS if kind in SENTENCE_TASKS else REPORT_KEYS)
+    unknown = sorted(set(data) - allowed)
+    if unknown:
+        raise ConfigError(f"unknown key(s) {', '.join(unknown)} in tasks.{task_name}.data "
+                          f"(MedEval {kind}); allowed: {', '.join(sorted(allowed))}")
+    if data.get("source") not in SOURCE_KINDS:
+        raise ConfigError(f"tasks.{task_name}.data.source={data.get('source')!r}; use "
+                          f"{' or '.join(SOURCE_KINDS)}")
+
+
+def _demo_names(kind: str) -> tuple[str, ...]:
+    if kind in SENTENCE_TASKS:
+        return ("sentences",)
+    return ("reports", "mimic_cxr", "chexpert") if kind == "codes" else (
+        "reports", "openi", "mimic_cxr")
+
+
+def _official(data: Mapping[str, Any], kind: str, task_name: str) -> dict[str, Path]:
+    def need(key: str, description: str, where: str) -> Path:
+        return require(data.get(key), task_name, description, where,
+                       f"tasks.{task_name}.data.{key}", BENCHMARK)
+
+    if kind in SENTENCE_TASKS:
+        return {"sentences": need("sentences", "a sentences CSV in MedEval's format",
+                                  FORMAT_WHERE)}
+    given = [k for k in REPORT_SOURCES if data.get(k) not in (None, "")]
+    if not given:
+        raise MissingSource(task_name, "a reports CSV in MedEval's format, Open-i reports or "
+                            "MIMIC-CXR reports", FORMAT_WHERE, f"tasks.{task_name}.data.reports",
+                            None, BENCHMARK)
+    files: dict[str, Path] = {}
+    if "reports" in given:
+        files["reports"] = need("reports", "a reports CSV in MedEval's format", FORMAT_WHERE)
+    if "openi" in given:
+        if kind == "codes":
+            raise ConfigError(f"tasks.{task_name}.data.openi: Open-i reports carry no code "
+                              "labels; code prediction reads the reports CSV or MIMIC-CXR")
+        path = Path(data["openi"])
+        if path.is_dir():
+            for xml in openi.xml_files(path):
+                files[f"openi:{xml.name}"] = xml
+        else:
+            files["openi"] = need("openi", "the Open-i reports (CSV or XML)", openi.WHERE)
+    if "mimic_cxr" in given:
+        files["mimic_cxr"] = need("mimic_cxr", "MIMIC-CXR's cxr-study-list.csv(.gz)",
+                                  mimic_cxr.WHERE)
+        if kind == "codes" or data.get("chexpert"):
+            files["chexpert"] = need("chexpert", "MIMIC-CXR-JPG's CheXpert label CSV",
+                                     mimic_cxr.CHEXPERT_WHERE)
+    return files
+
+
+def source_files(task: Record, data_root: Path, task_name: str) -> dict[str, Path]:
+    data = task["data"]
+    kind = task_kind(task, task_name)
+    check_keys(task_name, data, kind)
+    if data["source"] == "demo":
+        base = data_root / "demo" / task_name
+        return {name: base / DEMO_FILES[name] for name in _demo_names(kind)}
+    return _official(data, kind, task_name)
+
+
+def write_demo(sources: Mapping[str, Path], seed: int = 0) -> None:
+    if "sentences" in sources:
+        synthetic.write_sentences(sources["sentences"])
+    if "reports" in sources:
+        synthetic.write_reports(sources["reports"], seed)
+    if "openi" in sources:
+        synthetic.write_openi_xml(sources["openi"])
+    if "mimic_cxr" in sources:
+        chexpert = sources.get("chexpert") or sources["mimic_cxr"].with_name(
+            Path(DEMO_FILES["chexpert"]).name)
+        synthetic.write_mimic_cxr(sources["mimic_cxr"], chexpert, seed)
+
+
+def _split(records: list[Record], data: Mapping[str, Any]) -> list[Record]:
+    return assign_splits(records, int(data.get("seed", 0)), data.get("split") or PAPER_RATIO)
+
+
+def load_records(kind: str, data: Mapping[str, Any], sources: Mapping[str, Path]) -> list[Record]:
+    """The task's source records with splits, restricted to ``data.domains`` when set."""
+    if kind in SENTENCE_TASKS:
+        records = _split(formats.read_sentences(sources["sentences"]), data)
+    else:
+        records = []
+        code_sets = data.get("code_sets") if kind == "codes" else None
+        if kind == "codes" and not code_sets:
+            raise ConfigError("code prediction needs data.code_sets (the codes of each domain)")
+        if "reports" in sources:
+            records += _split(formats.read_reports(sources["reports"], code_sets), data)
+        xmls = [p for name, p in sorted(sources.items()) if name.startswith("openi")]
+        if xmls:
+            read = (openi.read_openi_csv(xmls[0]) if xmls[0].suffix.lower() in (".csv", ".gz")
+                    else openi.read_openi_xmls(xmls))
+            records += _split(read, data)
+        if "mimic_cxr" in sources:
+            root = data.get("mimic_cxr_root")
+            found = mimic_cxr.read_reports(sources["mimic_cxr"], Path(root) if root else None)
+            if "chexpert" in sources:
+                spec = (code_sets or {}).get("chest") or {"codes": mimic_cxr.CHEXPERT_CODES}
+                labels = mimic_cxr.read_chexpert(
+                    sources["chexpert"], tuple(spec["codes"]),
+                    data.get("chexpert_uncertain", "unknown"), data.get("chexpert_blank",
+                                                                        "unknown"))
+                found = mimic_cxr.with_codes(found, labels)
+            records += _split(found, data)
+        seen: dict[str, str] = {}
+        for record in records:
+            if record["id"] in seen:
+                raise DataError(record["source"], record["row"], "id",
+                                f"{record['id']!r} is also an id in {seen[record['id']]}")
+            seen[record["id"]] = record["source"]
+    domains = data.get("domains")
+    if domains is not None:
+        records = [r for r in records if r["domain"] in set(domains)]
+    return records

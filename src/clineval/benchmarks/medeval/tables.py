@@ -1,0 +1,255 @@
+"""MedEval's tables (the paper's Tables 2-7) from scored cells.
+
+Layouts (``layout`` of a table spec):
+
+- ``medeval_table2``: sentence NLU accuracy per domain group (``groups``), abnormality and
+  ambiguity; ``qualified_rate: true`` adds App. D's qualified rate, ``f1: true`` the F1.
+- ``medeval_table3``: rewriting per domain group: ΔAcc_am, ΔAcc_ab, BLEU-4.
+- ``medeval_table4``: code prediction per domain (``domains``): average per-code accuracy, EMR
+  (``qualified_rate: true`` adds the qualified rate).
+- ``medeval_table5``: summarization per domain group: ROUGE-1/2/L, their Sum, BLEU-4.
+- ``medeval_table6``: per model group (``model_groups``: label -> models; null: each model), the
+  mean accuracy over the group's cells of every mode shown, per task and domain group.
+- ``medeval_table7``: per model family (``families``: label -> models; null: each model) and
+  mode, the mean NLU accuracy and NLG BLEU-4 (``aggregate``), with family and mode averages.
+
+Column headers are flat ("Chest Abnormality Acc"); ``–`` marks a value not run, ``n/a`` one
+that could not be computed.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from clineval.benchmarks.medeval import aggregate
+from clineval.benchmarks.medeval.formats import CHEST, MISC
+from clineval.errors import ConfigError
+from clineval.tables.format import SMOKE_MARK, fmt, smoke_note
+from clineval.tables.render import Block, Table
+
+Record = dict[str, Any]
+GROUP_LABEL = {CHEST: "Chest", MISC: "Misc."}
+MODE_TITLES = {
+    "zero_shot": "Zero-shot",
+    "one_shot": "Few-shot (as many exemplars as classes: 2 for NLU, 3 for NLG tasks)",
+}
+NOT_RUN = "–"
+
+
+@dataclass(frozen=True)
+class Column:
+    header: str
+    kind: str
+    level: str
+    part: str
+    metric: str
+    decimals: int
+
+
+def _label(part: str) -> str:
+    return GROUP_LABEL.get(part, part.capitalize())
+
+
+def columns(spec: Record) -> list[Column]:
+    layout = spec["layout"]
+    groups = list(spec.get("groups") or (CHEST, MISC))
+    if layout == "medeval_table2":
+        cols = []
+        for group in groups:
+            for kind in ("abnormality", "ambiguity"):
+                head = f"{_label(group)} {kind.capitalize()}"
+                cols.append(Column(f"{head} Acc", kind, "groups", group, "accuracy", 4))
+                if spec.get("f1"):
+                    cols.append(Column(f"{head} F1", kind, "groups", group, "f1", 4))
+                if spec.get("qualified_rate", True):
+                    cols.append(Column(f"{head} QR", kind, "groups", group, "qualified_rate", 4))
+        return cols
+    if layout == "medeval_table3":
+        return [Column(f"{_label(g)} {h}", "rewriting", "groups", g, m, d) for g in groups
+                for h, m, d in (("ΔAcc_am", "dacc_am", 4), ("ΔAcc_ab", "dacc_ab", 4),
+                                ("BLEU-4", "bleu4", 2))]
+    if layout == "medeval_table4":
+        cols = []
+        for domain in spec.get("domains") or (CHEST, "foot", "ankle"):
+            cols += [Column(f"{_label(domain)} avg Accuracy", "codes", "domains", domain,
+                            "avg_accuracy", 4),
+                     Column(f"{_label(domain)} avg EMR", "codes", "domains", domain, "emr", 4)]
+            if spec.get("qualified_rate", True):
+                cols.append(Column(f"{_label(domain)} QR", "codes", "domains", domain,
+                                   "qualified_rate", 4))
+        return cols
+    if layout == "medeval_table5":
+        return [Column(f"{_label(g)} {h}", "summarization", "groups", g, m, 2)
+                for g in list(spec.get("groups") or (MISC,))
+                for h, m in (("ROUGE-1", "rouge_1"), ("ROUGE-2", "rouge_2"),
+                             ("ROUGE-L", "rouge_l"), ("Sum", "rouge_sum"), ("BLEU-4", "bleu4"))]
+    if layout == "medeval_table6":
+        return [Column(f"{kind.capitalize()} {_label(g)}", kind, "groups", g, "accuracy", 4)
+                for kind in ("abnormality", "ambiguity") for g in groups]
+    raise ConfigError(f"unknown MedEval table layout {layout!r}")
+
+
+def _by_model_mode(cells: list[Record]) -> dict[tuple[str, str], dict[str, Record]]:
+    """(model, mode) -> task kind -> the cell summary."""
+    found: dict[tuple[str, str], dict[str, Record]] = {}
+    for cell in cells:
+        kind = cell["summary"]["task"]
+        slot = found.setdefault((cell["model"], cell["mode"]), {})
+        if kind in slot:
+            raise ValueError(f"{cell['model']} / {cell['mode']}: two cells of MedEval {kind}")
+        slot[kind] = cell["summary"]
+    return found
+
+
+def _value(summaries: dict[str, Record], col: Column) -> tuple[float | None, int | None, bool]:
+    """(value, n, present): present is False when the task or the part was not run."""
+    summary = summaries.get(col.kind)
+    part = None if summary is None else (summary.get(col.level) or {}).get(col.part)
+    if part is None:
+        return None, None, False
+    return part.get(col.metric), part.get("n"), True
+
+
+def _names(cells: list[Record]) -> dict[str, tuple[str, bool]]:
+    return {c["model"]: (c["display_name"], bool(c["smoke"])) for c in cells}
+
+
+def _notes(spec: Record, cells: list[Record], tasks: dict[str, Record]) -> list[str]:
+    notes = ["Accuracy, F1, qualified rate (QR), per-code accuracy, EMR and ΔAcc as fractions "
+             "(0-1); ROUGE and BLEU-4 on 0-100. –: not run; n/a: could not be computed."]
+    run = [t for t in tasks.values() if not t.get("skipped")]
+    sources = sorted({t["data"]["source"] for t in run})
+    if sources == ["demo"]:
+        notes.append("Data: the project's synthetic demo files in MedEval's formats, not the "
+                     "paper's data.")
+    elif run:
+        notes.append(f"Data sources: {', '.join(sources)} (per task: docs/medeval.md).")
+    notes += [f"Not run: {t['display_name']}. {t['skipped']}" for t in tasks.values()
+              if t.get("skipped")]
+    judges = sorted({
+        f"{group} {label} {info['sha256'][:12]} (n={info['n_train']})"
+        for c in cells for group, labels in
+        ((c["summary"].get("classifiers") or {}).get("groups") or {}).items()
+        for label, info in labels.items()
+    })
+    if judges:
+        notes.append("ΔAcc judges: scikit-learn TF-IDF + logistic regression classifiers trained "
+                     "on the train split (sha256 prefix, train size): " + "; ".join(judges) + ".")
+    chosen = sorted({f"{c['model']}/{c['mode']}: draw {c['summary']['selection']['chosen']}"
+                     for c in cells if c["summary"].get("selection")})
+    if chosen:
+        notes.append("Exemplar draw chosen on the validation split: " + "; ".join(chosen) + ".")
+    smoke = [name for name, is_smoke in _names(cells).values() if is_smoke]
+    if smoke:
+        notes.append(smoke_note(smoke))
+    return [*notes, *spec.get("context_notes", [])]
+
+
+def _record(mode: str, model: str, col: Column, value: float | None, n: int | None) -> Record:
+    return {"mode": mode, "model": model, "task": col.kind, "part": col.part,
+            "metric": col.metric, "n": "" if n is None else n,
+            "value": "" if value is None else f"{value:.4f}"}
+
+
+def _per_model(spec: Record, cells: list[Record], cols: list[Column]) -> tuple[
+        list[Block], list[Record]]:
+    grid = _by_model_mode(cells)
+    names = _names(cells)
+    blocks, records = [], []
+    for mode in spec["modes"]:
+        rows = []
+        for model in dict.fromkeys(c["model"] for c in cells if c["mode"] == mode):
+            name, smoke = names[model]
+            row = [name + (SMOKE_MARK if smoke else "")]
+            for col in cols:
+                value, n, present = _value(grid[(model, mode)], col)
+                row.append(fmt(value, col.decimals) if present else NOT_RUN)
+                if present:
+                    records.append(_record(mode, model, col, value, n))
+            rows.append(row)
+        blocks.append(Block(MODE_TITLES.get(mode, mode), rows))
+    return blocks, records
+
+
+def _members(spec: Record, key: str, cells: list[Record]) -> dict[str, list[str]]:
+    configured = spec.get(key)
+    if configured:
+        return {label: list(models) for label, models in configured.items()}
+    return {name: [model] for model, (name, _) in _names(cells).items()}
+
+
+def _table6(spec: Record, cells: list[Record], cols: list[Column]) -> tuple[
+        list[Block], list[Record]]:
+    grid = _by_model_mode(cells)
+    rows, records = [], []
+    for label, models in _members(spec, "model_groups", cells).items():
+        row = [label]
+        for col in cols:
+            values = [_value(grid[(m, mode)], col)[0] for m in models for mode in spec["modes"]
+                      if (m, mode) in grid]
+            value = aggregate.mean(values)
+            row.append(fmt(value, col.decimals) if values else NOT_RUN)
+            records.append(_record("+".join(spec["modes"]), label, col, value, len(values)))
+        rows.append(row)
+    return [Block("Average accuracy over the group's cells", rows)], records
+
+
+def _table7(spec: Record, cells: list[Record]) -> Table:
+    grid = _by_model_mode(cells)
+    modes = list(spec["modes"])
+    nlu_parts = {"abnormality": spec.get("groups") or (CHEST, MISC),
+                 "ambiguity": spec.get("groups") or (CHEST, MISC),
+                 "codes": spec.get("code_domains") or (CHEST, "foot", "ankle")}
+    nlg_parts = {"rewriting": spec.get("groups") or (CHEST, MISC),
+                 "summarization": spec.get("summarization_groups") or (MISC,)}
+    nlu: dict[str, dict[str, float | None]] = {}
+    nlg: dict[str, dict[str, float | None]] = {}
+    for family, models in _members(spec, "families", cells).items():
+        for mode in modes:
+            here = [grid[(m, mode)] for m in models if (m, mode) in grid]
+            nlu.setdefault(family, {})[mode] = aggregate.mean(
+                v for s in here for v in aggregate.cell_values(s, aggregate.NLU_VALUES,
+                                                               nlu_parts))
+            nlg.setdefault(family, {})[mode] = aggregate.mean(
+                v for s in here for v in aggregate.cell_values(s, aggregate.NLG_VALUES,
+                                                               nlg_parts))
+    nlu_family, nlu_mode = aggregate.family_table(nlu, modes)
+    nlg_family, nlg_mode = aggregate.family_table(nlg, modes)
+    rows, records = [], []
+    for family in nlu:
+        for mode in modes:
+            rows.append([family, MODE_TITLES.get(mode, mode).split(" (")[0],
+                         fmt(nlu_family[family][mode], 2), fmt(nlu_family[family]["average"], 2),
+                         fmt(nlg_family[family][mode], 2), fmt(nlg_family[family]["average"], 2)])
+            for metric, value in (("nlu_accuracy", nlu_family[family][mode]),
+                                  ("nlg_bleu4", nlg_family[family][mode])):
+                records.append({"mode": mode, "model": family, "task": "all", "part": "all",
+                                "metric": metric, "n": "",
+                                "value": "" if value is None else f"{value:.4f}"})
+    average = [["Average", MODE_TITLES.get(m, m).split(" (")[0], fmt(nlu_mode[m], 2), "",
+                fmt(nlg_mode[m], 2), ""] for m in modes]
+    header = ["Model family", "Shots", "NLU Accuracy", "NLU Average", "NLG BLEU-4",
+              "NLG Average"]
+    return Table(spec["title"], header, [Block("Families", rows), Block("Average", average)],
+                 [], records)
+
+
+def build_table(spec: Record, cells: list[Record], tasks: dict[str, Record]) -> Table:
+    notes = _notes(spec, cells, tasks)
+    if spec["layout"] == "medeval_table7":
+        table = _table7(spec, cells)
+        table.notes = ["Mean NLU accuracy (Table 2's values and Table 4's average accuracy per "
+                       "domain) and mean NLG BLEU-4 (Table 3's and Table 5's), per family and "
+                       "mode; Average: the mean over modes (families) or families (rows).",
+                       *notes]
+        return table
+    cols = columns(spec)
+    if spec["layout"] == "medeval_table6":
+        blocks, records = _table6(spec, cells, cols)
+        first = "Model group"
+    else:
+        blocks, records = _per_model(spec, cells, cols)
+        first = "Model"
+    return Table(spec["title"], [first, *(c.header for c in cols)], blocks, notes, records)
+
