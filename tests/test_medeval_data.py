@@ -23,7 +23,8 @@ def _write(path: Path, text: str) -> Path:
 
 def test_sentences_round_trip_with_labels(tmp_path):
     path = _write(tmp_path / "s.csv", HEADER
-                  + "a,Chest,xray,train,Lungs are unremarkable.,normal,Ambiguous,The lungs are normal.\n"
+                  + "a,Chest,xray,train,Lungs are unremarkable.,normal,Ambiguous,"
+                  + "The lungs are normal.\n"
                   + "b,foot,,test,Fracture of the fifth metatarsal.,ABNORMAL,,\n")
     records = formats.read_sentences(path)
     assert [(r["id"], r["domain"], r["split"], r["abnormal"], r["ambiguous"]) for r in records] == [
@@ -51,7 +52,8 @@ def test_duplicate_id_and_mixed_splits_are_errors(tmp_path):
     dup = _write(tmp_path / "dup.csv", HEADER + "a,chest,,,x,normal,,\na,chest,,,y,normal,,\n")
     with pytest.raises(DataError, match=r"row 3, field 'id': 'a' appears twice"):
         formats.read_sentences(dup)
-    mixed = _write(tmp_path / "mixed.csv", HEADER + "a,chest,,train,x,normal,,\nb,chest,,,y,normal,,\n")
+    mixed = _write(tmp_path / "mixed.csv",
+                   HEADER + "a,chest,,train,x,normal,,\nb,chest,,,y,normal,,\n")
     with pytest.raises(DataError, match=r"row 3, field 'split'"):
         formats.read_sentences(mixed)
 
@@ -107,7 +109,7 @@ def test_openi_xml_and_bad_xml(tmp_path):
     assert record["findings"].startswith("The heart size is normal. There is patchy opacity")
     assert record["impression"] == "Right lower lobe opacity, possibly pneumonia."
     broken = _write(tmp_path / "broken.xml", "<eCitation><uId id='CXR2'/>")
-    with pytest.raises(DataError, match="broken.xml.*not well-formed"):
+    with pytest.raises(DataError, match=r"broken.xml.*not well-formed"):
         openi.read_openi_xml(broken)
     no_sections = _write(tmp_path / "none.xml", "<eCitation><uId id='CXR3'/></eCitation>")
     with pytest.raises(DataError, match="field 'AbstractText'"):
@@ -209,7 +211,7 @@ def test_openi_folder_becomes_one_source_per_xml(tmp_path):
     synthetic.write_openi_xml(folder / "2.xml")
     found = sources.source_files(_task("summarization", openi=str(folder)), tmp_path, "t")
     assert sorted(found) == ["openi:1.xml", "openi:2.xml"]
-    with pytest.raises(DataError, match="CXR9001|openi-9001"):
+    with pytest.raises(DataError, match=r"CXR9001|openi-9001"):
         sources.load_records("summarization", _task("summarization")["data"], found)
 
 
