@@ -240,3 +240,28 @@ def _code_sets() -> dict:
     import yaml
 
     return yaml.safe_load(Path("conf/task/medeval/code_sets.yaml").read_text())
+
+
+def test_draws_repeat_validation_and_test_with_the_next_exemplars(tmp_path):
+    import yaml
+
+    templates = yaml.safe_load(Path("conf/templates/medeval.yaml").read_text())
+    task = {"data": {"task": "ambiguity", "source": "demo", "seed": 3, "split": [7, 1, 2]},
+            "exemplars": {"draws": 2}}
+    files = BENCHMARK.source_files(task, tmp_path, "medeval_ambiguity")
+    BENCHMARK.write_demo(task, files)
+    examples, exemplars = BENCHMARK.derive(task, files)
+    assert {e["split"] for e in examples} == {"validation", "test"}
+    assert Counter(e["draw"] for e in examples) == {0: len(examples) // 2, 1: len(examples) // 2}
+    few = {"exemplars": 1, "reasoning": False}
+    requests = BENCHMARK.build_requests(task, few, templates, examples, exemplars)
+    by_id = {r["id"]: r for r in requests}
+    example = next(e for e in examples if e["draw"] == 0 and e["domain"] == "chest")
+    first = by_id[example["id"]]["exemplar_ids"]
+    second = by_id[example["meta"]["source_id"] + "@d1"]["exemplar_ids"]
+    assert len(first) == len(second) == 2 and not set(first) & set(second)
+    zero = BENCHMARK.build_requests(task, {"exemplars": 0, "reasoning": False}, templates,
+                                    examples, exemplars)
+    assert all(r["exemplar_ids"] == [] for r in zero)
+    message = zero[0]["messages"][0]["content"]
+    assert "without saying anything else" in message and message.endswith("Label:")
