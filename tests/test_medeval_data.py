@@ -32,6 +32,17 @@ def test_sentences_round_trip_with_labels(tmp_path):
     assert records[0]["rewrite"] == "The lungs are normal."
 
 
+def test_optional_columns_may_be_left_out(tmp_path):
+    path = _write(tmp_path / "s.csv", "id,domain,sentence,ambiguous\na,chest,x,ambiguous\n")
+    [record] = formats.read_sentences(path)
+    assert (record["split"], record["abnormal"], record["ambiguous"]) == (None, None, "ambiguous")
+    reports = _write(tmp_path / "r.csv", "id,domain,findings,impression\nr,foot,x,y\n")
+    assert formats.read_reports(reports, {})[0]["codes"] is None
+    missing = _write(tmp_path / "m.csv", "id,domain,abnormal\na,chest,normal\n")
+    with pytest.raises(DataError, match=r"m.csv, row 1, field 'sentence': missing column"):
+        formats.read_sentences(missing)
+
+
 @pytest.mark.parametrize(("row", "field", "problem"), [
     ("a,chest,,train,x,maybe,,\n", "abnormal", "not one of"),
     ("a,chest,,dev,x,normal,,\n", "split", "not one of"),

@@ -2,11 +2,13 @@
 
 Sentences CSV (``medeval-sentences/1``), one sentence a row::
 
-    id, domain, modality, split, sentence, abnormal, ambiguous, rewrite
+    id, domain, [modality], [split], sentence, [abnormal], [ambiguous], [rewrite]
 
 Reports CSV (``medeval-reports/1``), one report a row::
 
-    id, domain, modality, split, findings, impression, codes
+    id, domain, [modality], [split], findings, impression, [codes]
+
+(bracketed columns may be left out: they read as empty.)
 
 ``domain`` is the body part (``chest``, ``foot``, ``ankle``, ...), lower-cased; ``modality``
 is free text and optional; ``split`` is ``train``, ``validation`` or ``test`` in every row, or
@@ -29,8 +31,10 @@ from clineval.mimic.csvfile import read_rows
 
 Record = dict[str, Any]
 FORMAT_VERSION = "1"
-SENTENCE_COLUMNS = ("id", "domain", "split", "sentence", "abnormal", "ambiguous", "rewrite")
-REPORT_COLUMNS = ("id", "domain", "split", "findings", "impression", "codes")
+#: Required columns; ``modality``, ``split``, the label columns and ``codes`` may be left out
+#: (a missing column reads as empty in every row).
+SENTENCE_COLUMNS = ("id", "domain", "sentence")
+REPORT_COLUMNS = ("id", "domain", "findings", "impression")
 SPLITS = ("train", "validation", "test")
 ABNORMAL_LABELS = ("abnormal", "normal")
 AMBIGUOUS_LABELS = ("ambiguous", "unambiguous")
@@ -64,7 +68,7 @@ def _common(path: Path, row: int, record: Mapping[str, str], seen: set[str]) -> 
     domain = record["domain"].strip().lower()
     if not domain:
         raise DataError(path, row, "domain", "empty")
-    split = record["split"].strip().lower()
+    split = (record.get("split") or "").strip().lower()
     if split and split not in SPLITS:
         raise DataError(path, row, "split", f"{record['split']!r} is not one of {SPLITS} or empty")
     return {
@@ -95,15 +99,15 @@ def read_sentences(path: Path) -> list[Record]:
         sentence = raw["sentence"].strip()
         if not sentence:
             raise DataError(path, row, "sentence", "empty")
-        ambiguous = _label(path, row, "ambiguous", raw["ambiguous"], AMBIGUOUS_LABELS)
-        rewrite = raw["rewrite"].strip() or None
+        ambiguous = _label(path, row, "ambiguous", raw.get("ambiguous") or "", AMBIGUOUS_LABELS)
+        rewrite = (raw.get("rewrite") or "").strip() or None
         if rewrite and ambiguous != "ambiguous":
             raise DataError(path, row, "rewrite",
                             "a rewrite is given for a sentence not labelled ambiguous")
         records.append({
             **record,
             "sentence": sentence,
-            "abnormal": _label(path, row, "abnormal", raw["abnormal"], ABNORMAL_LABELS),
+            "abnormal": _label(path, row, "abnormal", raw.get("abnormal") or "", ABNORMAL_LABELS),
             "ambiguous": ambiguous,
             "rewrite": rewrite,
         })
@@ -159,7 +163,7 @@ def read_reports(
         if not findings and not impression:
             raise DataError(path, row, "findings", "findings and impression are both empty")
         codes = None
-        if code_sets is not None and raw["codes"].strip():
+        if code_sets is not None and (raw.get("codes") or "").strip():
             spec = code_sets.get(record["domain"])
             if spec is None:
                 raise DataError(path, row, "codes", f"no code list is configured for domain "

@@ -13,7 +13,6 @@ import io
 import random
 from pathlib import Path
 
-from clineval.benchmarks.medeval.formats import REPORT_COLUMNS
 from clineval.benchmarks.medeval.mimic_cxr import CHEXPERT_CODES
 from clineval.io import write_text
 
@@ -191,7 +190,8 @@ def write_reports(path: Path, seed: int) -> None:
                 "findings": findings, "impression": impression,
                 "codes": "; ".join(f"{c}={v}" for c, v in sorted(codes.items())),
             })
-    write_text(path, _csv(("id", "domain", "modality", *REPORT_COLUMNS[2:]), rows))
+    header = ("id", "domain", "modality", "split", "findings", "impression", "codes")
+    write_text(path, _csv(header, rows))
 
 
 def write_openi_xml(path: Path) -> None:
