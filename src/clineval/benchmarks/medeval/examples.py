@@ -29,7 +29,6 @@ log = logging.getLogger("clineval")
 SENTENCE_TASKS = ("abnormality", "ambiguity", "rewriting")
 REPORT_TASKS = ("codes", "summarization")
 TASKS = (*SENTENCE_TASKS, *REPORT_TASKS)
-NLU_TASKS = ("abnormality", "ambiguity", "codes")
 #: The classes of the NLU sentence tasks (the label words a model answers with).
 LABELS = {"abnormality": ABNORMAL_LABELS, "ambiguity": AMBIGUOUS_LABELS}
 #: The paper's few-shot count (App. C.1): as many exemplars as classes, 2 NLU, 3 NLG.
@@ -47,7 +46,7 @@ def sentence_example(task: str, record: Record, chest: Sequence[str]) -> Record 
     common = {
         "id": record["id"], "task": task, "domain": record["domain"],
         "group": domain_group(record["domain"], chest), "split": record["split"],
-        "meta": {"source": record["source"], "row": record["row"],
+        "meta": {"source": record["source"], "row": record["row"], "format": record["format"],
                  "modality": record["modality"], "split_source": record.get("split_source")},
     }
     if task in ("abnormality", "ambiguity"):
@@ -77,7 +76,7 @@ def report_example(task: str, record: Record, chest: Sequence[str]) -> Record | 
     common = {
         "id": record["id"], "task": task, "domain": record["domain"],
         "group": domain_group(record["domain"], chest), "split": record["split"],
-        "meta": {"source": record["source"], "row": record["row"],
+        "meta": {"source": record["source"], "row": record["row"], "format": record["format"],
                  "modality": record["modality"], "split_source": record.get("split_source")},
     }
     if task == "codes":

@@ -31,6 +31,8 @@ from clineval.mimic.csvfile import read_rows
 
 Record = dict[str, Any]
 FORMAT_VERSION = "1"
+SENTENCES_FORMAT = f"medeval-sentences/{FORMAT_VERSION}"
+REPORTS_FORMAT = f"medeval-reports/{FORMAT_VERSION}"
 #: Required columns; ``modality``, ``split``, the label columns and ``codes`` may be left out
 #: (a missing column reads as empty in every row).
 SENTENCE_COLUMNS = ("id", "domain", "sentence")
@@ -106,6 +108,7 @@ def read_sentences(path: Path) -> list[Record]:
                             "a rewrite is given for a sentence not labelled ambiguous")
         records.append({
             **record,
+            "format": SENTENCES_FORMAT,
             "sentence": sentence,
             "abnormal": _label(path, row, "abnormal", raw.get("abnormal") or "", ABNORMAL_LABELS),
             "ambiguous": ambiguous,
@@ -169,7 +172,8 @@ def read_reports(
                 raise DataError(path, row, "codes", f"no code list is configured for domain "
                                 f"{record['domain']!r} (known: {', '.join(sorted(code_sets))})")
             codes = parse_codes(path, row, raw["codes"], spec["codes"], spec["unlisted"])
-        records.append({**record, "findings": findings, "impression": impression, "codes": codes})
+        records.append({**record, "format": REPORTS_FORMAT, "findings": findings,
+                        "impression": impression, "codes": codes})
     if not records:
         raise DataError(path, None, None, "no reports")
     check_splits(path, records)

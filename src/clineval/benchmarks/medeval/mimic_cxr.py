@@ -77,6 +77,7 @@ def read_reports(study_list: Path, root: Path | None = None) -> list[Record]:
             "split": None,
             "source": rel,
             "row": row,
+            "format": "mimic-cxr-2.0.0",
             "subject_id": match.group(2),
             "study_id": match.group(3),
             "findings": findings,

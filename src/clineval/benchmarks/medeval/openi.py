@@ -32,6 +32,7 @@ def _record(path: Path, row: int | str, uid: str, findings: str, impression: str
         "split": None,
         "source": path.name,
         "row": row,
+        "format": "openi-xml" if path.suffix.lower() == ".xml" else "openi-csv",
         "findings": " ".join(findings.split()),
         "impression": " ".join(impression.split()),
         "codes": None,
