@@ -24,7 +24,7 @@ Record = dict[str, Any]
 
 class MedEvalBenchmark:
     name = "medeval"
-    data_version = "1"
+    data_version = "2"
     scoring_version = "1"
     baselines = baselines.BASELINES
 

@@ -4,6 +4,7 @@ report and a small MIMIC-CXR-format tree with CheXpert labels), written by the p
 Sentences: chest, foot and ankle, each normal or abnormal and ambiguous or not, ambiguous ones
 with a rewrite. Reports: a few findings per report with the codes they imply and an impression.
 Deterministic: the same ``seed`` writes the same bytes. No split column (the loader draws 7:1:2).
+Every report's findings differ from every other's (the MIMIC-CXR ones open with the views).
 """
 
 from __future__ import annotations
@@ -179,12 +180,24 @@ def _report(domain: str, rng: random.Random) -> tuple[str, str, dict[str, str]]:
     return " ".join(sentences), impression, codes
 
 
+def _unique_report(domain: str, rng: random.Random, used: set[str]) -> tuple[str, str,
+                                                                            dict[str, str]]:
+    """A report whose findings no earlier report has: identical prompts would get one cached
+    answer for two examples (the oracle's answers differ)."""
+    while True:
+        findings, impression, codes = _report(domain, rng)
+        if findings not in used:
+            used.add(findings)
+            return findings, impression, codes
+
+
 def write_reports(path: Path, seed: int) -> None:
     rng = random.Random(f"medeval-reports:{seed}")
     rows = []
+    used: set[str] = set()
     for domain in _FINDINGS:
         for index in range(1, REPORTS_PER_DOMAIN + 1):
-            findings, impression, codes = _report(domain, rng)
+            findings, impression, codes = _unique_report(domain, rng, used)
             rows.append({
                 "id": f"{domain}-r{index:02d}", "domain": domain, "modality": "xray", "split": "",
                 "findings": findings, "impression": impression,
@@ -224,10 +237,12 @@ def write_mimic_cxr(study_list: Path, chexpert: Path, seed: int) -> None:
     rng = random.Random(f"medeval-mimic:{seed}")
     base = study_list.parent
     listed, labelled = [], []
+    used: set[str] = set()
     for index in range(MIMIC_STUDIES):
         subject, study = f"1{index:07d}", f"5{index:07d}"
         rel = f"files/p{subject[:2]}/p{subject}/s{study}.txt"
-        findings, impression, codes = _report("chest", rng)
+        findings, impression, codes = _unique_report("chest", rng, used)
+        findings = f"PA and lateral views of the chest. {findings}"  # unlike reports.csv's
         text = ("                                 FINAL REPORT\n"
                 " EXAMINATION:  CHEST (PA AND LAT)\n \n INDICATION:  Shortness of breath.\n \n"
                 f" COMPARISON:  None.\n \n FINDINGS:\n \n {findings}\n \n"
