@@ -276,3 +276,13 @@ def test_draws_repeat_validation_and_test_with_the_next_exemplars(tmp_path):
     assert all(r["exemplar_ids"] == [] for r in zero)
     message = zero[0]["messages"][0]["content"]
     assert "without saying anything else" in message and message.endswith("Label:")
+
+
+def test_demo_prompts_are_unique_across_report_sources(tmp_path):
+    # the generation cache is keyed by the request: two examples with one prompt would share the
+    # oracle's answer, so no two synthetic reports may have the same findings
+    synthetic.write_reports(tmp_path / "reports.csv", seed=0)
+    synthetic.write_mimic_cxr(tmp_path / "list.csv", tmp_path / "chexpert.csv", seed=0)
+    findings = [r["findings"] for r in formats.read_reports(tmp_path / "reports.csv")]
+    findings += [r["findings"] for r in mimic_cxr.read_reports(tmp_path / "list.csv")]
+    assert len(findings) == len(set(findings)) == 3 * synthetic.REPORTS_PER_DOMAIN + 6
