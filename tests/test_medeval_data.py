@@ -206,9 +206,12 @@ def test_missing_sources_skip_with_the_setting_named(tmp_path):
     with pytest.raises(MissingSource, match=r"tasks.medeval_codes.data.reports"):
         BENCHMARK.source_files(_task("codes", reports=None), tmp_path, "medeval_codes")
     study_list, _ = _mimic(tmp_path)
-    with pytest.raises(MissingSource, match=r"CheXpert.*tasks.medeval_codes.data.chexpert"):
+    with pytest.raises(ConfigError, match=r"MIMIC-CXR is credentialed.*access=credentialed"):
         BENCHMARK.source_files(_task("codes", mimic_cxr=str(study_list)), tmp_path,
                                "medeval_codes")
+    credentialed = {**_task("codes", mimic_cxr=str(study_list)), "access": "credentialed"}
+    with pytest.raises(MissingSource, match=r"CheXpert.*tasks.medeval_codes.data.chexpert"):
+        BENCHMARK.source_files(credentialed, tmp_path, "medeval_codes")
     with pytest.raises(ConfigError, match="Open-i reports carry no code labels"):
         BENCHMARK.source_files(_task("codes", openi=str(study_list)), tmp_path, "medeval_codes")
     with pytest.raises(ConfigError, match="unknown key"):

@@ -104,6 +104,12 @@ def source_files(task: Record, data_root: Path, task_name: str) -> dict[str, Pat
     if data["source"] == "demo":
         base = data_root / "demo" / task_name
         return {name: base / DEMO_FILES[name] for name in _demo_names(kind)}
+    if data.get("mimic_cxr") not in (None, "") and task.get("access") != "credentialed":
+        raise ConfigError(
+            f"tasks.{task_name}.data.mimic_cxr: MIMIC-CXR is credentialed data; set "
+            f"tasks.{task_name}.access=credentialed so that API models need "
+            "access.allow_credentialed_data and its artifacts are never pushed by default"
+        )
     return _official(data, kind, task_name)
 
 
