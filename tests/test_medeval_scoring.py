@@ -338,3 +338,40 @@ def test_table2_layout_from_cells():
     assert any("smoke model" in n for n in table.notes)
     assert {r["metric"] for r in table.records} == {"accuracy", "qualified_rate"}
     json.dumps(table.records)
+
+
+def test_tables_6_and_7_from_cells_and_the_headline():
+    from clineval.benchmarks.medeval.benchmark import BENCHMARK
+
+    def cell(model: str, mode: str, kind: str, summary: dict) -> dict:
+        return {"model": model, "task": f"medeval_{kind}", "mode": mode, "display_name": model,
+                "size": "n/a", "smoke": False, "summary": {"task": kind, **summary}}
+
+    def nlu(acc: float) -> dict:
+        return {"groups": {"chest": {"n": 2, "accuracy": acc},
+                           "miscellaneous": {"n": 2, "accuracy": acc}}}
+
+    cells = []
+    for model, acc in (("a", 0.6), ("b", 0.8)):
+        for mode, bonus in (("zero_shot", 0.0), ("one_shot", 0.1)):
+            cells += [cell(model, mode, "abnormality", nlu(acc + bonus)),
+                      cell(model, mode, "ambiguity", nlu(acc - bonus)),
+                      cell(model, mode, "rewriting", {"groups": {
+                          "chest": {"n": 1, "bleu4": 40.0 + 10 * bonus},
+                          "miscellaneous": {"n": 1, "bleu4": 20.0}}})]
+    tasks = {"medeval_abnormality": {"display_name": "A", "data": {"source": "demo"}}}
+    spec6 = {"title": "T6", "layout": "medeval_table6", "modes": ["zero_shot", "one_shot"],
+             "model_groups": {"both": ["a", "b"], "only a": ["a"]}}
+    table6 = BENCHMARK.table(spec6, cells, tasks)
+    assert table6.blocks[0].rows[0] == ["both", "0.7500", "0.7500", "0.6500", "0.6500"]
+    assert table6.blocks[0].rows[1][1] == "0.6500"
+    spec7 = {"title": "T7", "layout": "medeval_table7", "modes": ["zero_shot", "one_shot"],
+             "families": {"A": ["a"], "B": ["b"]}}
+    table7 = BENCHMARK.table(spec7, cells, tasks)
+    rows = table7.blocks[0].rows
+    # A zero-shot: NLU mean of 0.6 x 4 = 0.60; few-shot: (0.7 x 2 + 0.5 x 2) / 4 = 0.60
+    assert rows[0] == ["A", "Zero-shot", "0.60", "0.60", "30.00", "30.25"]
+    assert rows[1] == ["A", "Few-shot", "0.60", "0.60", "30.50", "30.25"]
+    assert table7.blocks[1].rows[0] == ["Average", "Zero-shot", "0.70", "", "30.00", ""]
+    headline = BENCHMARK.headline(cells[0]["summary"])
+    assert headline == {"groups.chest.accuracy": 0.6, "groups.miscellaneous.accuracy": 0.6}
