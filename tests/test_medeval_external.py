@@ -97,3 +97,20 @@ def test_unknown_prediction_id_names_file_line_and_field(tmp_path, capsys):
     assert main(["score", "medeval", "--task", "medeval_abnormality", "--data", str(data),
                  "--predictions", str(predictions), "--conf", str(CONF)]) != 0
     assert "p.jsonl, row 1, field 'id'" in capsys.readouterr().err
+
+
+def test_rewriting_judges_train_on_the_files_train_split(tmp_path, capsys):
+    data = tmp_path / "s.csv"
+    synthetic.write_sentences(data)
+    rows = formats.read_sentences(data)
+    ambiguous = [r for r in rows if r["ambiguous"] == "ambiguous"]
+    outputs = [{"id": r["id"], "output": f"Rewrite: {r['sentence']}"} for r in ambiguous]
+    result = _run(capsys, "--task", "medeval_rewriting", "--data", str(data),
+                  "--predictions", str(_jsonl(tmp_path / "p.jsonl", outputs)))
+    summary = result["summary"]
+    assert summary["n"] == len(ambiguous)  # no split column: every row is scored
+    for group in ("chest", "miscellaneous"):
+        part = summary["groups"][group]
+        assert part["dacc_am"] == 0.0 and part["dacc_ab"] == 0.0  # the input as the rewrite
+        assert part["bleu4"] < 100
+        assert summary["classifiers"]["groups"][group]["ambiguous"]["n_train"] > 0
