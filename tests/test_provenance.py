@@ -319,7 +319,7 @@ def test_a_tampered_generation_stays_stale_after_settling(pulled) -> None:
     oldest = min(times.values()) - 86400 * 10**9
     os.utime(tampered, ns=(oldest, oldest))  # pulled: older than its inputs
     assert planned_jobs(pulled) == {
-        "generate_oracle": 1, "score": 2, "table": 1, "all_tables": 1}
+        "generate_oracle": 1, "score_medcalc": 1, "table": 1, "all_tables": 1}
 
 
 def _age_outputs(workdir: Path) -> int:

@@ -57,7 +57,8 @@ def test_a_changed_encoder_file_changes_only_the_scoring_of_its_tasks(tmp_path, 
 
 
 def test_a_missing_encoder_stops_the_plan_naming_the_setting(tmp_path):
-    with pytest.raises(ConfigError, match=r"tasks\.clue_\w+\.scoring\.bertscore\.model: encoder .* not found"):
+    message = r"tasks\.clue_\w+\.scoring\.bertscore\.model: encoder .* not found"
+    with pytest.raises(ConfigError, match=message):
         plan(tmp_path, tmp_path / "nowhere")
 
 

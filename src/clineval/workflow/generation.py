@@ -175,7 +175,10 @@ def generate_cells(
 ) -> dict[str, Any]:
     """Generate every cell of ``jobs`` (one model) with one engine; returns the run summary."""
     engine = _Engine(model_dir)
-    env = environment()  # once per job: git and nvidia-smi are subprocesses
+    # collected once per job (git and nvidia-smi are subprocesses), and once more after the
+    # engine loads, when torch's CUDA version becomes known
+    env: dict[str, Any] | None = None
+    env_loads = 0
     started = time.perf_counter()
     summary: dict[str, Any] = {"shard": f"{shard.index + 1}/{shard.count}", "cells": []}
     models = set()
@@ -204,6 +207,8 @@ def generate_cells(
             for r in reqs
         ]
         write_jsonl(job.out, records)
+        if env is None or env_loads != engine.loads:
+            env, env_loads = environment(), engine.loads
         meta = _cell_record(sha, ident, job, model_dir, {
             "shard": summary["shard"],
             "requests": len(reqs),
