@@ -134,6 +134,22 @@ def delta_gap(entities: Entities) -> CalcResult:
     ])
 
 
+def delta_gap_excess(entities: Entities) -> CalcResult:
+    """Clinical delta gap: ΔAG − ΔHCO₃ = (anion gap − 12) − (24 − bicarbonate)."""
+    gap, steps = _anion_gap(entities)
+    bicarbonate = measure(entities, "Bicarbonate", MONOVALENT_ION, "mEq/L", "HCO3", "HCO₃⁻")
+    rise, fall = gap - NORMAL_ANION_GAP, NORMAL_BICARBONATE - bicarbonate.converted
+    value = rise - fall
+    return decimal_result(value, [
+        *steps,
+        "The delta gap compares the rise in the anion gap above 12 with the fall in "
+        "bicarbonate below 24: delta gap = (AG − 12) − (24 − HCO₃).",
+        f"Bicarbonate: {bicarbonate.text()}.",
+        f"Delta gap = ({fmt(gap)} − 12) − (24 − {fmt(bicarbonate.converted)}) = {fmt(rise)} − "
+        f"{fmt(fall)} = {fmt(value)} mEq/L.",
+    ])
+
+
 def delta_ratio(entities: Entities) -> CalcResult:
     """Delta ratio = (anion gap − 12) / (24 − bicarbonate)."""
     gap, steps = _anion_gap(entities)
@@ -187,6 +203,7 @@ register(Calculator(
     category="lab",
     output_type="decimal",
     compute=delta_gap,
+    variants={"clinical": delta_gap_excess},
     question="What is the patient's delta gap in mEq/L?",
 ))
 register(Calculator(

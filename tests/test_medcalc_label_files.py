@@ -1,0 +1,140 @@
+"""Label files (v1.x and corrected layouts), N/A rows, gestational age in days, later versions."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from clineval.benchmarks.medcalc import synthetic
+from clineval.benchmarks.medcalc.labels import apply_label_file, gestational_label
+from clineval.benchmarks.medcalc.loader import read_test_csv
+from clineval.benchmarks.medcalc.verify import verify
+from clineval.cli import main
+from clineval.io import DataError
+
+IDS = [6, 13, 39, 49, 69]  # physical, date, lab, dosage (with a clinical variant), weeks/days
+
+
+@pytest.fixture(scope="module")
+def rows() -> list[dict[str, str]]:
+    return synthetic.generate_rows(IDS, 3, seed=7)
+
+
+@pytest.fixture
+def data(tmp_path: Path, rows) -> Path:
+    path = tmp_path / "test_data.csv"
+    synthetic.write_csv(rows, path)
+    return path
+
+
+def _corrected(tmp_path: Path, rows, not_applicable=(), drop=(), wrong=()) -> Path:
+    labelled = synthetic.corrected_labels(rows, not_applicable)
+    for label in labelled:
+        if int(label["Unique ID"]) in wrong:
+            label["Ground Truth Answer"] = str(int(label["Ground Truth Answer"]) + 1)
+    path = tmp_path / "labels.csv"
+    synthetic.write_rows([r for r in labelled if int(r["Unique ID"]) not in drop], path)
+    return path
+
+
+def _row(rows, calculator: int, k: int = 0) -> int:
+    return int([r for r in rows if r["Calculator ID"] == str(calculator)][k]["Row Number"])
+
+
+def test_corrected_layout_with_days_and_na_rows(tmp_path, rows, data):
+    ga, bmi = _row(rows, 69), _row(rows, 6)
+    labels = _corrected(tmp_path, rows, not_applicable={bmi}, drop={_row(rows, 13)})
+    result = verify(data, labels=labels)
+    summary = result.summary()
+    assert summary["rows"] == len(rows) - 2  # one N/A row apart, one row not in the file
+    assert summary["agree"] == summary["rows"]  # days compare exactly with (weeks, days)
+    assert summary["n/a_rows"] == 1
+    assert summary["per_calculator"]["6"] == {"name": "Body Mass Index (BMI)", "rows": 2,
+                                              "agree": 2, "n/a": 1}
+    assert summary["per_calculator"]["13"]["rows"] == 2
+    assert [c.row for c in result.checks if c.calculator_id == 69][0] == ga
+
+
+def test_a_day_off_is_a_disagreement(tmp_path, rows, data):
+    ga = _row(rows, 69, 1)
+    result = verify(data, labels=_corrected(tmp_path, rows, wrong={ga}))
+    assert [c.row for c in result.disagreements()] == [ga]
+
+
+def test_v1x_layout_labels(tmp_path, rows, data):
+    edited = [dict(r) for r in rows]
+    target = _row(rows, 6, 2)
+    for row in edited:
+        if int(row["Row Number"]) == target:
+            row["Ground Truth Answer"], row["Lower Limit"], row["Upper Limit"] = "1", "0.9", "1.1"
+    path = tmp_path / "v1x.csv"
+    synthetic.write_csv(edited, path)
+    result = verify(data, labels=path)
+    assert len(result.checks) == len(rows)
+    assert [c.row for c in result.disagreements()] == [target]
+
+
+def test_gestational_labels_convert_without_loss():
+    assert gestational_label("249") == "('35 weeks', '4 days')"
+    assert gestational_label("6") == "('0 weeks', '6 days')"
+    assert gestational_label("('35 weeks', '4 days')") == "('35 weeks', '4 days')"
+    with pytest.raises(DataError, match="gestational age"):
+        gestational_label("soon")
+
+
+def test_missing_rows_are_dropped_or_keep_the_dataset_label(tmp_path, rows, data):
+    dropped = _row(rows, 49)
+    labels = _corrected(tmp_path, rows, drop={dropped})
+    examples = read_test_csv(data)
+    kept, stats = apply_label_file(examples, labels, "dataset")
+    assert len(kept) == len(rows) and stats["missing"] == 1 and stats["layout"] == "corrected"
+    assert next(e for e in kept if e["row_number"] == dropped)["label_source"].startswith(
+        "dataset")
+    only, _ = apply_label_file(examples, labels, "drop")
+    assert dropped not in {e["row_number"] for e in only} and len(only) == len(rows) - 1
+    with pytest.raises(ValueError, match="missing-labels"):
+        apply_label_file(examples, labels, "ignore")
+
+
+@pytest.mark.parametrize(("edit", "message"), [
+    (lambda r: r.pop("Unique ID"), "row id column"),
+    (lambda r: r.update({"Unique ID": "x"}), "field 'Unique ID': expected an integer"),
+    (lambda r: r.update({"Unique ID": "9999"}), "row 9999 is not a row of the data"),
+    (lambda r: r.update({"Ground Truth Answer": ""}), "empty label"),
+])
+def test_bad_label_files_name_file_row_and_field(tmp_path, rows, data, edit, message):
+    labelled = synthetic.corrected_labels(rows)
+    edit(labelled[1])
+    if "Unique ID" not in labelled[1]:
+        labelled = [{k: v for k, v in r.items() if k != "Unique ID"} for r in labelled]
+    path = tmp_path / "bad.csv"
+    synthetic.write_rows(labelled, path)
+    with pytest.raises(DataError, match=message) as err:
+        verify(data, labels=path)
+    assert str(path) in str(err.value)
+
+
+def test_later_layout_loads_as_a_version(tmp_path, rows):
+    path = tmp_path / "v1.2.csv"
+    synthetic.write_csv(synthetic.later_layout(rows), path)
+    with pytest.raises(DataError, match="Category"):
+        read_test_csv(path)  # v1.0 is read strictly
+    examples = read_test_csv(path, "1.2")
+    assert {e["category"] for e in examples} == {"lab", "date", "dosage", "physical"}
+    assert verify(path, version="verified").agree == len(rows)
+    with pytest.raises(ValueError, match="unknown MedCalc-Bench version"):
+        read_test_csv(path, "2.0")
+
+
+def test_cli_verify_json(tmp_path, rows, data, capsys):
+    labels = _corrected(tmp_path, rows, not_applicable={_row(rows, 13)})
+    args = ["medcalc", "verify", "--data", str(data), "--labels", str(labels), "--json"]
+    assert main([*args, "--conventions", "clinical", "--convention", "13=official"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert (out["rows"], out["n/a_rows"], out["conventions"]) == (
+        len(rows) - 1, 1, "clinical (official for 13)")
+    assert set(out["per_calculator"]) == {str(i) for i in IDS}
+    assert main([*args, "--convention", "13"]) == 2
+    assert "--convention" in capsys.readouterr().err
