@@ -8,10 +8,12 @@ from pathlib import Path
 import pytest
 
 from clineval.benchmarks.medcalc import synthetic
+from clineval.benchmarks.medcalc.benchmark import BENCHMARK
 from clineval.benchmarks.medcalc.labels import apply_label_file, gestational_label
 from clineval.benchmarks.medcalc.loader import read_test_csv
 from clineval.benchmarks.medcalc.verify import verify
 from clineval.cli import main
+from clineval.config.compose import ConfigError
 from clineval.io import DataError
 
 IDS = [6, 13, 39, 49, 69]  # physical, date, lab, dosage (with a clinical variant), weeks/days
@@ -54,7 +56,7 @@ def test_corrected_layout_with_days_and_na_rows(tmp_path, rows, data):
     assert summary["per_calculator"]["6"] == {"name": "Body Mass Index (BMI)", "rows": 2,
                                               "agree": 2, "n/a": 1}
     assert summary["per_calculator"]["13"]["rows"] == 2
-    assert [c.row for c in result.checks if c.calculator_id == 69][0] == ga
+    assert next(c.row for c in result.checks if c.calculator_id == 69) == ga
 
 
 def test_a_day_off_is_a_disagreement(tmp_path, rows, data):
@@ -138,3 +140,61 @@ def test_cli_verify_json(tmp_path, rows, data, capsys):
     assert set(out["per_calculator"]) == {str(i) for i in IDS}
     assert main([*args, "--convention", "13"]) == 2
     assert "--convention" in capsys.readouterr().err
+
+
+def _task(**scoring) -> dict:
+    return {"version": "1.0", "data": {"source": "official", "version": "1.0"},
+            "scoring": {"extractions": ["official", "robust"], "labels": "dataset",
+                        "conventions": "official", "convention_overrides": {}, **scoring}}
+
+
+def _table_notes(task: dict, summary: dict) -> list[str]:
+    cell = {"model": "m", "mode": "zero_shot", "display_name": "M", "size": "7B",
+            "smoke": False, "summary": summary}
+    spec = {"title": "T", "modes": ["zero_shot"], "extractions": ["official", "robust"]}
+    return BENCHMARK.table(spec, [cell], {"medcalc": task}).notes
+
+
+def test_scoring_against_a_label_file(tmp_path, rows, data):
+    bmi, due = _row(rows, 6), _row(rows, 13)
+    labels = _corrected(tmp_path, rows, not_applicable={bmi}, drop={due})
+    examples = read_test_csv(data)
+    outputs = {e["id"]: BENCHMARK.baseline("oracle", {}, examples)(e) for e in examples}
+    outputs[str(bmi)] = '{"answer": "N/A"}'
+    generations = [{"id": k, "output": v} for k, v in outputs.items()]
+    for missing, n in (("drop", len(rows) - 1), ("dataset", len(rows))):
+        task = _task(labels="file", label_file=str(labels), missing_labels=missing)
+        scored, summary = BENCHMARK.score(task, examples, generations)
+        assert summary["n"] == n
+        assert summary["robust"]["overall"]["correct"] == n  # the oracle + one abstention
+        assert summary["official"]["overall"]["correct"] == n
+        assert summary["labels"]["not_applicable"] == 1 and summary["labels"]["missing"] == 1
+        assert summary["labels"]["layout"] == "corrected"
+        assert next(r for r in scored if r["row_number"] == bmi)["robust"]["status"] == (
+            "abstained")
+        notes = " ".join(_table_notes(task, summary))
+        assert f"labels.csv (corrected layout), {n} rows scored (1 N/A" in notes
+        assert "Calculator conventions (oracle baseline, recomputed labels): official." in notes
+    with pytest.raises(ConfigError, match="label_file"):
+        BENCHMARK.score(_task(labels="file", label_file=None), examples, generations)
+
+
+def test_conventions_reach_the_oracle_and_recomputed_labels(tmp_path):
+    path = tmp_path / "dates.csv"
+    synthetic.write_csv(synthetic.generate_rows([13, 68], 4, seed=3), path)
+    examples = read_test_csv(path)
+    clinical = _task(labels="recomputed", conventions="clinical")
+    oracle = BENCHMARK.baseline("oracle", {"scoring": {"baselines": {"oracle": {
+        "conventions": "clinical", "convention_overrides": {}}}}}, examples)
+    generations = [{"id": e["id"], "output": oracle(e)} for e in examples]
+    _, summary = BENCHMARK.score(clinical, examples, generations)
+    assert summary["robust"]["overall"]["correct"] == len(examples)
+    assert summary["labels"]["conventions"] == "clinical"
+    official = BENCHMARK.baseline("oracle", {}, examples)
+    generations = [{"id": e["id"], "output": official(e)} for e in examples]
+    _, summary = BENCHMARK.score(clinical, examples, generations)
+    assert summary["robust"]["overall"]["correct"] < len(examples)  # the date rules differ
+    notes = " ".join(_table_notes(clinical, summary))
+    assert "with the clinical conventions" in notes
+    with pytest.raises(ConfigError, match="unknown convention"):
+        BENCHMARK.score(_task(conventions="bedside"), examples, generations)

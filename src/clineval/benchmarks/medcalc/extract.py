@@ -10,6 +10,11 @@
 
 Nothing here raises on model text: any failure is an :class:`Extraction` with a non-"ok" status
 and correctness 0.
+
+Rows labelled ``N/A`` (no answer can be computed from the note) are correct exactly when the
+output abstains (:mod:`.abstention`), in both settings. On a computable row an abstention is
+wrong: the robust setting records it with status ``abstained``; the official setting keeps the
+official code's verdict (an abstention holds no value it could accept).
 """
 
 from __future__ import annotations
@@ -17,6 +22,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal, cast
 
+from .abstention import ABSTAINED, answer_abstains
 from .extract_official import WEEKS_DAYS_IDS, official_check, official_extract
 from .extract_robust import robust_check, robust_extract
 
@@ -114,11 +120,22 @@ def judge(
     upper: str,
 ) -> tuple[Extraction, int]:
     """Extract and score one output under ``setting`` ("official" or "robust")."""
+    if setting not in EXTRACTIONS:
+        raise ValueError(f"unknown extraction setting {setting!r}; known: {', '.join(EXTRACTIONS)}")
+    abstained = answer_abstains(setting, output)
+    abstention = Extraction(ABSTAINED, "abstained", "the answer declines to give a value")
+    if str(ground_truth).strip().upper() == ABSTAINED:  # an N/A row: only abstaining is right
+        if abstained:
+            return abstention, 1
+        extraction, _ = judge(setting, output, calculator_id=calculator_id,
+                              csv_output_type=csv_output_type, ground_truth="0", lower="0",
+                              upper="0")
+        return extraction, 0
     if setting == "official":
         extraction = extract_official(output, calculator_id)
         return extraction, correct_official(extraction, ground_truth, calculator_id, lower, upper)
-    if setting == "robust":
-        output_type = output_type_for(calculator_id, csv_output_type)
-        extraction = extract_robust(output, output_type)
-        return extraction, correct_robust(extraction, ground_truth, output_type, lower, upper)
-    raise ValueError(f"unknown extraction setting {setting!r}; known: {', '.join(EXTRACTIONS)}")
+    if abstained:
+        return abstention, 0
+    output_type = output_type_for(calculator_id, csv_output_type)
+    extraction = extract_robust(output, output_type)
+    return extraction, correct_robust(extraction, ground_truth, output_type, lower, upper)

@@ -13,6 +13,7 @@ answer).
 from __future__ import annotations
 
 import csv
+import hashlib
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -142,6 +143,7 @@ def apply_label_file(
             joined.append({**example, "label_source": "dataset (not in the label file)"})
     stats = {
         "layout": layout,
+        "sha256": hashlib.sha256(Path(path).read_bytes()).hexdigest(),
         "labelled": sum(int(e["row_number"]) in labels for e in examples),
         "missing": len(examples) - sum(int(e["row_number"]) in labels for e in examples),
         "missing_rows": missing,
