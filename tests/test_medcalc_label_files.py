@@ -198,3 +198,23 @@ def test_conventions_reach_the_oracle_and_recomputed_labels(tmp_path):
     assert "with the clinical conventions" in notes
     with pytest.raises(ConfigError, match="unknown convention"):
         BENCHMARK.score(_task(conventions="bedside"), examples, generations)
+
+
+def test_cli_scores_outputs_against_a_label_file(tmp_path, rows, data, capsys):
+    ga, bmi = _row(rows, 69), _row(rows, 6)
+    labels = _corrected(tmp_path, rows, not_applicable={bmi})
+    days = int(next(r for r in synthetic.corrected_labels(rows)
+                    if int(r["Unique ID"]) == ga)["Ground Truth Answer"])
+    outputs = [
+        (ga, json.dumps({"answer": f"{days // 7} weeks and {days % 7} days"})),  # right
+        (bmi, '{"answer": "cannot be determined"}'),  # N/A row: right
+        (_row(rows, 6, 1), '{"answer": "N/A"}'),  # abstaining on a computable row: wrong
+    ]
+    preds = tmp_path / "p.jsonl"
+    preds.write_text("".join(json.dumps({"row_number": n, "output": o}) + "\n"
+                             for n, o in outputs), encoding="utf-8")
+    assert main(["score", "medcalc", "--data", str(data), "--labels", str(labels),
+                 "--predictions", str(preds), "--extraction", "robust", "--json"]) == 0
+    result = json.loads(capsys.readouterr().out)
+    assert [r["correct"] for r in result["rows"]] == [1, 1, 0]
+    assert [r["status"] for r in result["rows"]] == ["ok", "abstained", "abstained"]

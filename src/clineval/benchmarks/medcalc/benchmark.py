@@ -242,13 +242,19 @@ class MedCalcBenchmark:
         parser.add_argument("--predictions", type=Path, required=True)
         parser.add_argument("--extraction", choices=("official", "robust"), action="append",
                             help="extraction setting(s); default both")
+        parser.add_argument("--labels", type=Path,
+                            help="score against this label CSV (v1.x or corrected layout) "
+                            "instead; rows it lacks are not scored")
+        parser.add_argument("--version", default="1.0",
+                            help="the data's layout: 1.0 (default), 1.1, 1.2 or verified")
         parser.add_argument("--json", action="store_true", help="one JSON object on stdout")
 
     def score_external(self, args: argparse.Namespace) -> int:
         from clineval.benchmarks.medcalc.external import score_external
 
         return score_external(args.data, args.predictions,
-                              tuple(args.extraction or ("official", "robust")), args.json)
+                              tuple(args.extraction or ("official", "robust")), args.json,
+                              args.labels, args.version)
 
 
 BENCHMARK = MedCalcBenchmark()
