@@ -12,7 +12,6 @@ from clineval.benchmarks.medcalc import baselines, labels, prompts, scoring, syn
 from clineval.benchmarks.medcalc.calculators import CALCULATORS, Conventions
 from clineval.benchmarks.medcalc.loader import exemplar_records, read_exemplar_json, read_test_csv
 from clineval.errors import ConfigError
-from clineval.io import DataError
 from clineval.tables.render import Table
 
 Record = dict[str, Any]
@@ -193,13 +192,11 @@ class MedCalcBenchmark:
                 "tasks.<medcalc>.scoring.labels=file needs scoring.label_file: a label CSV in "
                 "the v1.x layout or the corrected-labels layout (or set CLINEVAL_MEDCALC_LABELS)"
             )
-        try:
-            joined, stats = labels.apply_label_file(
-                examples, Path(path), task["scoring"].get("missing_labels", "drop"))
-        except ValueError as err:
-            if isinstance(err, DataError):
-                raise
-            raise ConfigError(f"tasks.<medcalc>.scoring.missing_labels: {err}") from err
+        missing = task["scoring"].get("missing_labels", "drop")
+        if missing not in labels.MISSING_LABELS:
+            raise ConfigError(f"tasks.<medcalc>.scoring.missing_labels={missing!r}; use "
+                              f"{' or '.join(labels.MISSING_LABELS)}")
+        joined, stats = labels.apply_label_file(examples, Path(path), missing)
         return joined, {"file": str(path), **stats}
 
     def headline(self, summary: Record) -> dict[str, float | None]:
