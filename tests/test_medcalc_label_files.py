@@ -13,7 +13,7 @@ from clineval.benchmarks.medcalc.labels import apply_label_file, gestational_lab
 from clineval.benchmarks.medcalc.loader import read_test_csv
 from clineval.benchmarks.medcalc.verify import verify
 from clineval.cli import main
-from clineval.config.compose import ConfigError
+from clineval.errors import ConfigError
 from clineval.io import DataError
 
 IDS = [6, 13, 39, 49, 69]  # physical, date, lab, dosage (with a clinical variant), weeks/days
@@ -175,6 +175,8 @@ def test_scoring_against_a_label_file(tmp_path, rows, data):
         notes = " ".join(_table_notes(task, summary))
         assert f"labels.csv (corrected layout), {n} rows scored (1 N/A" in notes
         assert "Calculator conventions (oracle baseline, recomputed labels): official." in notes
+    assert BENCHMARK.scoring_inputs(task, "medcalc") == {"labels": labels}
+    assert BENCHMARK.scoring_inputs(_task(), "medcalc") == {}
     with pytest.raises(ConfigError, match="label_file"):
         BENCHMARK.score(_task(labels="file", label_file=None), examples, generations)
     with pytest.raises(ConfigError, match="missing_labels"):

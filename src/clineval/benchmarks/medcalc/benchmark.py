@@ -157,6 +157,10 @@ class MedCalcBenchmark:
         return baselines.get(name, (task.get("scoring") or {}).get("baselines") or {})
 
     def scoring_inputs(self, task: Record, task_name: str) -> dict[str, Path]:
+        """The label file, when the task scores against one (``scoring.labels: file``)."""
+        settings = task.get("scoring") or {}
+        if settings.get("labels") == "file" and settings.get("label_file"):
+            return {"labels": Path(settings["label_file"])}
         return {}
 
     def score(
