@@ -64,6 +64,19 @@ def test_mme_with_the_cdc_2016_table(entities, official, clinical):
     assert compute_row(49, entities, CLINICAL).answer == clinical
 
 
+@pytest.mark.parametrize(("entities", "official", "clinical"), [
+    ({"Best eye response": "no eye opening", "Best verbal response": "not testable",
+      "Best motor response": "no motor response"}, "7", "3"),  # intubated: "GCS 3T"
+    ({"Best eye response": "not testable", "Best verbal response": "oriented",
+      "Best motor response": "obeys commands"}, "15", "12"),
+    ({"Best eye response": "eye opening to pain", "Best verbal response": "confused",
+      "Best motor response": "localizes pain"}, "11", "11"),  # all testable: the same
+])
+def test_gcs_untestable_components(entities, official, clinical):
+    assert compute_row(21, entities).answer == official
+    assert compute_row(21, entities, CLINICAL).answer == clinical
+
+
 def test_per_calculator_overrides():
     mixed = Conventions.from_settings("clinical", {"49": "official"})
     assert mixed.of(49) == "official" and mixed.of(13) == "clinical"
@@ -84,6 +97,6 @@ def test_unknown_conventions_are_refused(default, overrides):
 
 
 def test_conventions_differ_only_where_a_variant_exists():
-    assert sorted(c.id for c in CALCULATORS.values() if c.variants) == [13, 49, 63, 68]
+    assert sorted(c.id for c in CALCULATORS.values() if c.variants) == [13, 21, 49, 63, 68]
     entities = {"weight": [70.0, "kg"], "height": [175.0, "cm"]}
     assert compute_row(6, entities, CLINICAL) == compute_row(6, entities)
