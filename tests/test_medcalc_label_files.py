@@ -223,3 +223,28 @@ def test_cli_scores_outputs_against_a_label_file(tmp_path, rows, data, capsys):
     result = json.loads(capsys.readouterr().out)
     assert [r["correct"] for r in result["rows"]] == [1, 1, 0]
     assert [r["status"] for r in result["rows"]] == ["ok", "abstained", "abstained"]
+
+
+def test_day_count_answers_against_day_labels(tmp_path, rows, data):
+    from clineval.benchmarks.medcalc.scoring import score_row
+
+    labels = _corrected(tmp_path, rows)
+    dataset = [e for e in read_test_csv(data) if e["calculator_id"] == 69]
+    joined, _ = apply_label_file(read_test_csv(data), labels, "drop")
+    joined = [e for e in joined if e["calculator_id"] == 69]
+    assert len(joined) == 3
+    by_row = {int(r["Unique ID"]): int(r["Ground Truth Answer"])
+              for r in synthetic.corrected_labels(rows) if r["Calculator Name"].startswith(
+                  "Estimated Gestational")}
+    for example in joined:
+        days = by_row[example["row_number"]]
+        assert example["label_days"] is True
+        for answer, verdict in ((f"{days}", 1), (f"{days} days", 1), (f"{days + 1}", 0),
+                                (f"{days // 7} weeks, {days % 7} days", 1)):
+            row = score_row(example, json.dumps({"answer": answer}), ("official", "robust"))
+            assert row["robust"]["correct"] == verdict, answer
+            if answer.split()[0].isdigit() and "weeks" not in answer:
+                assert row["official"]["correct"] == verdict, answer
+    original = score_row(dataset[0], json.dumps({"answer": str(by_row[dataset[0]["row_number"]])}),
+                         ("official", "robust"))
+    assert original["robust"]["status"] == "unparseable"  # v1.0 labels: a bare number is no age

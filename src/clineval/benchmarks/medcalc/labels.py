@@ -108,14 +108,17 @@ def gestational_label(answer: str, path: Path | str = "<labels>", line: int | No
 
 
 def with_label(example: dict[str, Any], label: Label, path: Path | str) -> dict[str, Any]:
-    """``example`` scored against ``label`` (N/A kept; gestational age days -> weeks/days)."""
+    """``example`` scored against ``label`` (N/A kept; gestational age days -> weeks/days, with
+    ``label_days`` set so that an answer in days is read as days)."""
     answer, lower, upper = label.answer, label.lower, label.upper
+    days = False
     if label.not_applicable:
         answer = lower = upper = NOT_APPLICABLE
     elif int(example["calculator_id"]) in WEEKS_DAYS_IDS:
+        days = answer.strip().isdigit()
         answer = lower = upper = gestational_label(answer, path, label.line)
     return {**example, "ground_truth": answer, "lower": lower, "upper": upper,
-            "label_source": "file"}
+            "label_source": "file", "label_days": days}
 
 
 def apply_label_file(
