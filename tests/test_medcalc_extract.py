@@ -10,6 +10,7 @@ import csv
 import json
 import math
 import os
+from decimal import Decimal
 from pathlib import Path
 
 import pytest
@@ -259,6 +260,8 @@ def test_robust_table(
 # The answer forms a careful grader reads without doubt (issue: the robust reading, more forms).
 FORMS = [
     ("8,96", "decimal", "8.96"),  # decimal comma
+    ("-0,261", "decimal", "-0.261"),
+    ("1,512", "decimal", "1512"),  # three digits after a comma: thousands
     ("0,5 mg", "decimal", "0.5"),
     ("1\u2009512", "decimal", "1512"),  # thin-space thousands
     ("1\u202f512.5", "decimal", "1512.5"),  # narrow no-break space
@@ -267,6 +270,7 @@ FORMS = [
     ("3.75 × 10⁴", "decimal", "37500.0"),
     ("1.2 x 10^-3", "decimal", "0.0012"),
     ("3.75*10**4", "decimal", "37500.0"),
+    ("3.75 x 10^{-3}", "decimal", "0.00375"),
     ("- 0.261", "decimal", "-0.261"),  # a minus sign apart from its number
     ("ratio = - 1.5", "decimal", "-1.5"),
     ("3 = 1 + 1 + 1", "integer", "3"),  # the value of an equation, on either side
@@ -277,6 +281,7 @@ FORMS = [
     ("144.2 - 12 mEq/L", "decimal", "132.2"),
     ("\\frac{120}{4}", "decimal", "30.0"),  # LaTeX fractions
     ("$\\dfrac{3.5}{2} \\times 2$", "decimal", "3.5"),
+    ("\\boxed{3.75 \\times 10^{4}}", "decimal", "37500.0"),
     ("Five", "integer", "5"),  # number words
     ("three points", "integer", "3"),
     ("twenty-one", "integer", "21"),
@@ -294,7 +299,12 @@ FORMS = [
 
 @pytest.mark.parametrize(("text", "kind", "answer"), FORMS)
 def test_robust_reads_more_answer_forms(text: str, kind: str, answer: str) -> None:
-    assert extract_robust(j(text), kind) == Extraction(answer, "ok")  # type: ignore[arg-type]
+    extraction = extract_robust(j(text), kind)  # type: ignore[arg-type]
+    assert extraction.status == "ok", extraction
+    if kind in ("decimal", "integer"):  # the same number, however it is written
+        assert Decimal(str(extraction.answer)) == Decimal(answer), extraction
+    else:
+        assert extraction.answer == answer
 
 
 def test_a_non_integer_score_is_wrong_not_rounded() -> None:

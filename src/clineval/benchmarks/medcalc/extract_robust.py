@@ -53,7 +53,7 @@ _DECODER = json.JSONDecoder(strict=False)
 _MAX_SCAN = 200_000  # only the tail of absurdly long outputs is searched for JSON
 _SCAN_BUDGET = 2_000_000  # characters the brace matcher may visit in total
 
-_BOXED = re.compile(r"\\boxed\{([^{}]*)\}")
+_BOXED = re.compile(r"\\boxed\{((?:[^{}]|\{[^{}]*\})*)\}")  # one level of nested braces
 _KEY_VALUE = re.compile(
     r"(?<![A-Za-z])(?:final[ _-]?)?answer\b[\"'*\s]*[:=][ \t*]*([^\n]*)", re.IGNORECASE
 )
@@ -83,8 +83,9 @@ _GROUP_SPACE = re.compile(r"(?<=\d)[\u2009\u202f\u00a0\u2007](?=\d{3}(?!\d))")
 _SUPERSCRIPTS = str.maketrans("⁰¹²³⁴⁵⁶⁷⁸⁹⁻", "0123456789-")
 _SUPERSCRIPT_POWER = re.compile(r"(?<=10)[⁻]?[⁰¹²³⁴⁵⁶⁷⁸⁹]+")  # 10⁴ is 10^4, not 104
 _DETACHED_MINUS = re.compile(r"(?:^|(?<=[=:(]))\s*-\s+(?=\.?\d)")  # "- 0.261" -> "-0.261"
-_SCIENTIFIC = re.compile(r"(\d(?:\.\d+)?)\s*(?:x|×|\*|·)\s*10\s*(?:\^|\*\*)\s*\(?([-+]?\d+)\)?")
-_DECIMAL_COMMA = re.compile(r"(?<![\d,.])(\d+),(\d{1,2}|\d{4,})(?![\d,])")  # "8,96" -> 8.96
+_SCIENTIFIC = re.compile(r"(\d(?:\.\d+)?)\s*(?:x|×|\*|·)\s*10\s*(?:\^|\*\*)\s*[({]?([-+]?\d+)[)}]?")
+# "8,96" and "0,261" are decimals ("1,512" stays a thousands separator)
+_DECIMAL_COMMA = re.compile(r"(?<![\d,.])(0|\d+(?=,(?:\d{1,2}|\d{4,})(?![\d,]))),(\d+)(?![\d,])")
 _BARE_NUMBER = re.compile(r"^[\s*~]*-?\d[\d,]*(?:\.\d+)?\s*(?:%|[^\W\d_][^\d=+*/^()]*)?$")
 _FRACTION = re.compile(r"\\[dt]?frac\s*\{([^{}]+)\}\s*\{([^{}]+)\}")
 _ARITHMETIC = re.compile(r"^[\s*]*([-+]?[\d\s.+\-*/×÷^()e]*\d[\d\s.+\-*/×÷^()e]*?)"
@@ -291,9 +292,11 @@ def _equation_side(text: str) -> str:
 
 
 def _latex(text: str) -> str:
+    """LaTeX math as plain arithmetic: fractions, \\times, \\cdot, braces; \\boxed dropped."""
     text = _FRACTION.sub(r"((\1)/(\2))", text)
-    for old, new in (("\\times", "*"), ("\\cdot", "*"), ("\\div", "/"), ("\\left", ""),
-                     ("\\right", ""), ("\\,", ""), ("$", "")):
+    for old, new in (("\\boxed", ""), ("\\times", "*"), ("\\cdot", "*"), ("\\div", "/"),
+                     ("\\left", ""), ("\\right", ""), ("\\,", ""), ("$", ""), ("{", "("),
+                     ("}", ")")):
         text = text.replace(old, new)
     return text
 
@@ -311,8 +314,9 @@ def _evaluate(expression: str) -> Decimal | None:
 
 def _arithmetic(text: str) -> Decimal | None:
     """The value of an answer that is unevaluated arithmetic ("(140 - 87) * 48 / 72", a LaTeX
-    fraction), units after it allowed; a bare range such as "5-7" is not arithmetic."""
-    m = _ARITHMETIC.match(_latex(text))
+    fraction once :func:`_latex` rewrote it), units after it allowed; a bare range such as "5-7"
+    is not arithmetic."""
+    m = _ARITHMETIC.match(text)
     if m is None or not _OPERATION.search(m.group(1)):
         return None
     body = m.group(1).replace("×", "*").replace("÷", "/").replace("^", "**")
@@ -321,7 +325,7 @@ def _arithmetic(text: str) -> Decimal | None:
 
 def _number(text: str) -> tuple[Decimal, bool] | None:
     """The number ``text`` states, and whether it is a percentage."""
-    text = _equation_side(_normalize(text))
+    text = _equation_side(_latex(_normalize(text)))
     if _CALL.match(text):
         value = _evaluate(text.strip().replace("^", "**").removeprefix("str"))
         if value is not None:
