@@ -221,7 +221,7 @@ class MedCalcBenchmark:
             "test set."
             if task["data"]["source"] == "demo"
             else f"Data: MedCalc-Bench v{task['data'].get('version', task['version'])} "
-            f"official-format file ({rows} rows)."
+            f"official-format file ({rows} rows scored)."
         )
         return tables.build_table(
             {
