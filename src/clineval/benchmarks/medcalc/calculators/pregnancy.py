@@ -2,10 +2,10 @@
 conception (68) and gestational age (69).
 
 Two conventions. ``official`` (the MedCalc-Bench code): due date = LMP + 280 days + (cycle − 28)
-days; conception = LMP + 14 days whatever the cycle. ``clinical`` (obstetric practice, e.g.
-ACOG Committee Opinion 700, 2017, and Williams Obstetrics, 26th ed., ch. 9): Naegele's rule by
-the calendar, LMP + 1 year − 3 months + 7 days, shifted by (cycle − 28) days; ovulation, hence
-conception, falls 14 days before the next period, i.e. LMP + (cycle − 14) days.
+days; conception = LMP + 14 days whatever the cycle. ``clinical`` (obstetric practice: ACOG
+Committee Opinion 700, Methods for Estimating the Due Date, 2017; Williams Obstetrics, 26th
+ed.): Naegele's rule by the calendar, LMP + 1 year − 3 months + 7 days, shifted by (cycle − 28)
+days; ovulation, hence conception, falls 14 days before the next period: LMP + (cycle − 14).
 """
 
 from __future__ import annotations
