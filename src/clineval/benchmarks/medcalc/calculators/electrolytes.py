@@ -7,6 +7,10 @@ Sources, as presented on MDCalc: Hillier et al., Am J Med 1999;106:399-403 (sodi
 Emerg Med 1990;19:1310-3 and Rastegar, J Am Soc Nephrol 2007;18:2429-31 (delta gap and delta
 ratio, normal anion gap 12 and bicarbonate 24 mEq/L); Figge et al., Crit Care Med
 1998;26:1807-10 (anion gap rises 2.5 mEq/L per 1 g/dL that albumin falls below 4 g/dL).
+
+The delta gap has two conventions: ``official`` (MDCalc and the MedCalc-Bench code) reports the
+anion-gap excess, AG − 12; ``clinical`` (Rastegar 2007) compares it with the bicarbonate deficit,
+ΔAG − ΔHCO₃⁻ = (AG − 12) − (24 − HCO₃⁻), near 0 in a pure anion-gap acidosis.
 """
 
 from __future__ import annotations
