@@ -123,6 +123,14 @@ def build_parser(with_score_options: bool = True) -> argparse.ArgumentParser:
     verify = tools.add_parser(
         "verify", help="run the project's calculators on every row and compare with its label")
     verify.add_argument("--data", type=Path, required=True, help="official-format test_data.csv")
+    verify.add_argument("--version", default="1.0",
+                        help="the data's layout: 1.0 (default), 1.1, 1.2 or verified")
+    verify.add_argument("--labels", type=Path,
+                        help="label CSV (v1.x or corrected layout) to check instead of the data's")
+    verify.add_argument("--conventions", choices=("official", "clinical"), default="official",
+                        help="the calculators' conventions (default official)")
+    verify.add_argument("--convention", action="append", metavar="ID=NAME", default=[],
+                        help="per-calculator override, e.g. 49=official (repeatable)")
     verify.add_argument("--calculator", type=int, action="append",
                         help="only this calculator id (repeatable)")
     verify.add_argument("--json", action="store_true", help="one JSON object on stdout")
@@ -179,9 +187,17 @@ def main(argv: Sequence[str] | None = None) -> int:
             case "score":
                 return get_benchmark(args.benchmark).score_external(args)
             case "medcalc" if args.tool == "verify":
+                from clineval.benchmarks.medcalc.calculators import Conventions
                 from clineval.benchmarks.medcalc.verify import report, verify
 
-                report(verify(args.data, args.calculator), args.json)
+                try:
+                    overrides = dict(item.split("=", 1) for item in args.convention)
+                    conventions = Conventions.from_settings(args.conventions, overrides)
+                except ValueError as err:
+                    raise ConfigError(f"--convention: {err} (expected ID=official|clinical)"
+                                      ) from err
+                report(verify(args.data, args.calculator, labels=args.labels,
+                              conventions=conventions, version=args.version), args.json)
             case "medcalc":
                 from clineval.benchmarks.medcalc.synthetic import write_demo_files
 
