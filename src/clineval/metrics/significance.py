@@ -42,11 +42,11 @@ def welch(a: Sequence[float], b: Sequence[float]) -> TTest:
 
     a, b = [float(x) for x in a], [float(x) for x in b]
     undefined = TTest(None, None, None, _mean(a), _mean(b), len(a), len(b))
-    if len(a) < 2 or len(b) < 2:
+    if len(a) < 2 or len(b) < 2 or (len(set(a)) == 1 and len(set(b)) == 1):
         return undefined
     result = stats.ttest_ind(a, b, equal_var=False)
     t, p = float(result.statistic), float(result.pvalue)
-    if math.isnan(t) or math.isnan(p):
+    if not (math.isfinite(t) and math.isfinite(p)):
         return undefined
     return TTest(t, float(result.df), p, _mean(a), _mean(b), len(a), len(b))
 

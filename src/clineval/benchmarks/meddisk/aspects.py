@@ -1,8 +1,9 @@
 """The aspect registry: which knowledge aspects exist, their type and their zh/en wording.
 
 It comes from the task's ``data.aspects`` (``conf/task/meddisk/aspects.yaml``: the 18 aspects of
-the paper's Table 1), a mapping ``key -> {abbr, type, zh: {label, verb}, en: {label, verb}}``,
-in the canonical order. A user may change a type or add an aspect there.
+the paper's Table 1), a mapping ``key -> {order, abbr, type, zh: {label, verb}, en: {label,
+verb}}``, sorted by ``order`` (then key: identities store mappings with sorted keys). A user
+may change a type or add an aspect there.
 """
 
 from __future__ import annotations
@@ -37,7 +38,10 @@ def registry(data: dict[str, Any], where: str = "data.aspects") -> dict[str, Asp
     if not isinstance(spec, dict) or not spec:
         raise ConfigError(f"{where} must map aspect keys to their definitions")
     aspects = {}
-    for key, entry in spec.items():
+    ranked = sorted(spec.items(), key=lambda kv: (float((kv[1] or {}).get("order", 1e9)
+                                                        if isinstance(kv[1], dict) else 1e9),
+                                                  kv[0]))
+    for key, entry in ranked:
         here = f"{where}.{key}"
         if not isinstance(entry, dict):
             raise ConfigError(f"{here} must be a mapping (abbr, type, zh, en)")

@@ -33,6 +33,9 @@ _SPLIT = {
 }
 _BULLET = re.compile(r"^\s*(?:[-*•·]+|\(?\d+[.)、]|[（(]\d+[)）]|[一二三四五六七八九十]+、)\s*")
 _EDGE = " \t\r\n。．.；;，,、:：\"'“”‘’「」()（）"
+#: "2、" / "3." / "(4)" list ordinals at the start or after a separator (not decimals).
+_ORDINAL = re.compile(r"(?:^|(?<=[；;，,、\n]))\s*[(（]?\d+[、.．)）](?!\d)\s*")
+_SENTENCE_ENDS = ("。", "\n", ". ", "；", ";")
 _NUMBER = re.compile(r"-?\d+(?:\.\d+)?")
 
 
@@ -81,6 +84,9 @@ def segment(output: str, disease: str, aspect: Aspect, lang: str,
     cut = following.search(text)
     if cut and cut.start() > 0:
         text = text[: cut.start()]
+        end = max(text.rfind(mark) for mark in _SENTENCE_ENDS)
+        if end >= 0:  # drop the next sentence's subject (the disease before 的 / "of")
+            text = text[: end + 1]
     return text.strip(), status
 
 
@@ -94,7 +100,7 @@ def split_items(text: str, lang: str) -> list[str]:
     """Entities of an enumerated answer by the delimiter splitter: list separators and
     conjunctions, bullets and ordinals removed, empty items dropped, first occurrence kept."""
     items: list[str] = []
-    for part in _SPLIT[lang].split(text):
+    for part in _SPLIT[lang].split(_ORDINAL.sub("", text)):
         item = _BULLET.sub("", part).strip(_EDGE)
         if item and item not in items:
             items.append(item)

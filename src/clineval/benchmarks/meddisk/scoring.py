@@ -81,7 +81,7 @@ def similarities(
     """BLEU-1, ROUGE-1 and cosine (0-1) of each ``(prediction, reference, type, lang)``.
 
     Both NONE: 1 on every metric; exactly one NONE: 0. Numeric: exact match (1 or 0) on every
-    metric. Cosine is clipped to [0, 1]; an empty text gives 0.
+    metric. Cosine is clipped to [0, 1]; identical texts give 1, an empty text 0.
     """
     from clineval.metrics.embedding import cosine_pairs
 
@@ -96,8 +96,9 @@ def similarities(
             hit = float(pred.number is not None and pred.number == ref.number)
             results.append(dict.fromkeys(aggregate.METRICS, hit))
         else:
-            results.append({**_overlap(pred, ref, tokenizers[lang]), "cosine": 0.0})
-            if pred.text and ref.text:
+            same = float(pred.text == ref.text)  # identical texts: exactly 1, no float noise
+            results.append({**_overlap(pred, ref, tokenizers[lang]), "cosine": same})
+            if pred.text and ref.text and not same:
                 to_embed.append(i)
     if to_embed:
         cosines = cosine_pairs([pairs[i][0].text for i in to_embed],

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from clineval.benchmarks.meddisk.aspects import registry
 from clineval.metrics.significance import adjust, welch
 from clineval.tables.format import SMOKE_MARK, fmt, smoke_note
 from clineval.tables.render import Block, Table
@@ -83,9 +84,9 @@ def table4(spec: Record, cells: list[Record], tasks: dict[str, Record]) -> Table
 
 def _aspect_order(tasks: dict[str, Record], task: str, spec: Record) -> list[tuple[str, str]]:
     """(key, abbreviation) of the task's aspects, in Table 1's order or the spec's ``order``."""
-    aspects = tasks[task]["data"]["aspects"]
+    aspects = registry(tasks[task]["data"])
     keys = list(spec.get("order") or aspects)
-    return [(k, aspects[k].get("abbr", k)) for k in keys if k in aspects]
+    return [(k, aspects[k].abbr) for k in keys if k in aspects]
 
 
 def aspects_table(spec: Record, cells: list[Record], tasks: dict[str, Record]) -> Table:
