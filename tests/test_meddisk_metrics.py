@@ -18,7 +18,8 @@ from clineval.metrics.significance import adjust, welch
 
 def test_char_tokenizer_keeps_every_chinese_character_and_ascii_runs():
     assert overlap.tokenize("咳嗽；打喷嚏, ST段抬高 3.5mg") == [
-        "咳", "嗽", "打", "喷", "嚏", "st", "段", "抬", "高", "3.5", "mg"]
+        "咳", "嗽", "打", "喷", "嚏", "st", "段", "抬", "高", "3.5mg"]
+    assert overlap.tokenize("第1.期。v2.") == ["第", "1", "期", "v2"]
 
 
 def test_word_tokenizer_lowercases_and_keeps_non_ascii_letters():

@@ -27,7 +27,7 @@ _CJK = (
     "\U00020000-\U0002fa1f"  # CJK extensions B-F and compatibility supplement
 )
 _CJK_CHAR = re.compile(f"[{_CJK}]")
-_CHAR_TOKEN = re.compile(rf"[{_CJK}]|(?:(?![{_CJK}])[^\W_])+(?:\.\d+)*")
+_CHAR_TOKEN = re.compile(rf"[{_CJK}]|(?:(?![{_CJK}])[^\W_]|(?<=\d)\.(?=\d))+")
 _WORD_TOKEN = re.compile(r"[^\W_]+")
 
 
