@@ -104,6 +104,7 @@ def test_none_normalisation_and_numeric():
     assert extract.answer("N/A", TP, "en", EN_NONE).none
     assert extract.answer("该病严重程度为3级", SL, "zh", ZH_NONE).number == 3.0
     assert extract.answer("重度", SL, "zh", ZH_NONE).number is None
+    assert extract.answer("COVID-19: level 2", SL, "en", EN_NONE).number == 19.0  # first number
     assert extract.reference_answer([], "zh").none and extract.reference_answer("", "en").none
 
 
@@ -177,3 +178,20 @@ def test_demo_kb_is_flagged_synthetic_and_bilingual():
     assert len(diseases) == 8 and all(d["synthetic"] for d in diseases)
     assert sum(d["role"] == "demo" for d in diseases) == 5
     assert all(len(d["aspects"]) == 18 and set(d["name"]) == {"zh", "en"} for d in diseases)
+
+
+def test_synonyms_normalise_both_sides(tmp_path):
+    path = tmp_path / "synonyms.json"
+    path.write_text('{"departments": {"心血管内科": "心内科", "Cardiology dept": "心内科"}}',
+                    encoding="utf-8")
+    example = {"id": "d/departments", "disease_id": "d", "disease": "某病",
+               "aspect": "departments", "type": "enumerated", "label": "就诊科室",
+               "verb": "包括", "lang": "zh", "reference": ["心内科"]}
+    generations = [{"id": "d/departments", "output": "某病的就诊科室包括心血管内科。"}]
+    plain, _ = scoring.score(task(), [example], generations)
+    mapped, _ = scoring.score(task(synonyms=str(path)), [example], generations)
+    assert plain[0]["tier"]["bleu_1"] < 2
+    assert mapped[0]["prediction"] == "心内科"
+    assert mapped[0]["tier"] == {"bleu_1": 2, "rouge_1": 2, "cosine": 2}
+    from clineval.benchmarks.meddisk.benchmark import BENCHMARK
+    assert BENCHMARK.scoring_inputs(task(synonyms=str(path)), "meddisk_zh")["synonyms"] == path

@@ -61,8 +61,11 @@ class MedDisKBenchmark:
     def scoring_inputs(self, task: Record, task_name: str) -> dict[str, Path]:
         from clineval.metrics.embedding import encoder_files
 
-        encoder = (task.get("scoring") or {}).get("encoder") or "bundled-use-multilingual"
-        return encoder_files(encoder)
+        settings = task.get("scoring") or {}
+        files = encoder_files(settings.get("encoder") or "bundled-use-multilingual")
+        if settings.get("synonyms"):
+            files["synonyms"] = Path(settings["synonyms"])
+        return files
 
     def score(self, task: Record, examples: list[Record], generations: list[Record]
               ) -> tuple[list[Record], Record]:

@@ -36,7 +36,7 @@ _EDGE = " \t\r\n。．.；;，,、:：\"'“”‘’「」()（）"
 #: "2、" / "3." / "(4)" list ordinals at the start or after a separator (not decimals).
 _ORDINAL = re.compile(r"(?:^|(?<=[；;，,、\n]))\s*[(（]?\d+[、.．)）](?!\d)\s*")
 _SENTENCE_ENDS = ("。", "\n", ". ", "；", ";")
-_NUMBER = re.compile(r"-?\d+(?:\.\d+)?")
+_NUMBER = re.compile(r"\d+(?:\.\d+)?")
 
 
 @dataclass(frozen=True)

@@ -11,6 +11,7 @@ Settings (``task["scoring"]``, defaults in ``conf/task/meddisk/scoring.yaml``):
 - ``extractor``: ``delimiter`` or ``gazetteer`` (entities known to the task's references)
 - ``cut_at_newline``: keep only a response's first line (for completion prompts)
 - ``none_words``: ``{zh: [...], en: [...]}`` (null: the defaults of ``extract.NONE_WORDS``)
+- ``synonyms``: a JSON file ``{aspect: {variant: canonical}}`` applied to both sides (null: none)
 - ``thresholds``: ``{metric: {enumerated|declarative: [low, high]}}`` (placeholders 0.3/0.8)
 - ``levels``: descending score cut-offs of the levels (``[4, 3, 2]``)
 - ``baselines.seed``: the swapped-disease baseline's draw
@@ -23,13 +24,13 @@ from collections.abc import Mapping, Sequence
 from statistics import fmean
 from typing import Any
 
-from clineval.benchmarks.meddisk import aggregate, extract
+from clineval.benchmarks.meddisk import aggregate, extract, synonyms
 from clineval.benchmarks.meddisk.aspects import Aspect
 from clineval.metrics import overlap
 
 Record = dict[str, Any]
 SETTINGS = ("tokenizer", "encoder", "device", "extractor", "cut_at_newline", "none_words",
-            "thresholds", "levels", "baselines")
+            "synonyms", "thresholds", "levels", "baselines")
 DEFAULT_TOKENIZER = {"zh": "char", "en": "word"}
 DEFAULT_ENCODER = "bundled-use-multilingual"
 EXTRACTORS = ("delimiter", "gazetteer")
@@ -123,6 +124,7 @@ def score_rows(examples: Sequence[Record], outputs: Mapping[str, str],
     """One scored row per example: the answers, similarities, tiers and points (0-10)."""
     gazetteers = _gazetteers(examples) if settings.get("extractor") == "gazetteer" else None
     cut = bool(settings.get("cut_at_newline", False))
+    thesaurus = synonyms.load(str(settings["synonyms"])) if settings.get("synonyms") else {}
     pairs, statuses = [], []
     for example in examples:
         aspect, lang = example_aspect(example), example["lang"]
@@ -130,9 +132,11 @@ def score_rows(examples: Sequence[Record], outputs: Mapping[str, str],
         text, status = extract.segment(outputs[example["id"]], example["disease"], aspect, lang,
                                        completion=cut)
         known = gazetteers.get(example["aspect"], []) if gazetteers is not None else None
-        pred = extract.answer(text, aspect, lang, words, known, status)
-        pairs.append((pred, extract.reference_answer(example["reference"], lang),
-                      example["type"], lang))
+        mapping = thesaurus.get(example["aspect"], {})
+        pred = synonyms.normalise(extract.answer(text, aspect, lang, words, known, status),
+                                  mapping)
+        ref = synonyms.normalise(extract.reference_answer(example["reference"], lang), mapping)
+        pairs.append((pred, ref, example["type"], lang))
         statuses.append(status)
     rows = []
     for example, (pred, ref, kind, _), sims, status in zip(
