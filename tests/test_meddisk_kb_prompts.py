@@ -132,3 +132,39 @@ def test_registry_order_survives_sorted_keys():
     assert list(registry({"aspects": shuffled}))[:3] == [
         "patient_population", "prevalence_ages", "onset_ages"]
     assert list(registry({"aspects": shuffled}))[-1] == "severity_level"
+
+
+def test_meddisk_demo_grid_plans_and_official_kb_is_required(tmp_path):
+    from meddisk_records import CONF
+
+    from clineval.config.plan import build_plan
+
+    def plan(*overrides):
+        return build_plan(CONF, ["grid=meddisk_demo", *overrides],
+                          results=tmp_path / "results", data_root=tmp_path / "data")
+
+    demo_plan = plan("+table@tables.meddisk_table13=meddisk_table13",
+                     "tables.meddisk_table13.pairs=[{medical: meddisk_swap, backbone: oracle}]")
+    assert len(demo_plan.cells) == 8  # 4 models x 2 languages, the paper's mode only
+    assert {c.mode for c in demo_plan.cells} == {"one_shot"}
+    assert set(demo_plan.tables) == {"meddisk_table4", "meddisk_table5", "meddisk_aspects",
+                                     "meddisk_table13"}
+    spec = demo_plan.identities["tables/meddisk_table5"]["identity"]["spec"]
+    assert spec["rows"] is True and spec["pairs"][0] == {"medical": "meddisk_swap",
+                                                         "backbone": "constant"}
+    missing = plan("tasks.meddisk_zh.data.source=official", "tasks.meddisk_zh.data.kb=null")
+    assert "meddisk_zh" in missing.skipped
+    assert "tasks.meddisk_zh.data.kb" in missing.skipped["meddisk_zh"]
+    assert {c.task for c in missing.cells} == {"meddisk_en"}
+
+
+def test_english_answers_in_other_phrasings():
+    from clineval.benchmarks.meddisk import extract
+
+    ps = ASPECTS["primary_symptoms"]
+    text, status = extract.segment(
+        "Sure! The primary symptoms of Type 2 Diabetes are: thirst, polyuria and fatigue. "
+        "The primary symptoms of asthma include wheeze.", "type 2 diabetes", ps, "en")
+    assert status == "pattern"
+    found = extract.answer(text, ps, "en", extract.NONE_WORDS["en"])
+    assert found.items == ("thirst", "polyuria", "fatigue")
