@@ -144,3 +144,20 @@ def test_score_cli_json(tmp_path, capsys):
                                        "output": "x"}) + "\n", encoding="utf-8")
     with pytest.raises(ValueError, match="row 1, field 'disease'"):
         BENCHMARK.score_external(args)
+
+
+def test_score_cli_gazetteer_knows_the_whole_kb(tmp_path, capsys):
+    _, _, kb = demo(tmp_path, "en")
+    predictions = tmp_path / "pred.jsonl"
+    predictions.write_text(json.dumps({
+        "disease": "D006", "aspect": "primary_symptoms",
+        "output": "Well, I think fever, cough and polyuria."}) + "\n", encoding="utf-8")
+    parser = argparse.ArgumentParser()
+    BENCHMARK.add_score_arguments(parser)
+    args = parser.parse_args(["--kb", str(kb), "--predictions", str(predictions), "--json",
+                              "--task", "meddisk_en",
+                              "tasks.meddisk_en.scoring.extractor=gazetteer"])
+    assert BENCHMARK.score_external(args) == 0
+    row = json.loads(capsys.readouterr().out)["rows"][0]
+    # fever and cough are D007's symptoms: known to the gazetteer from the whole KB
+    assert row["prediction"] == "fever cough polyuria"

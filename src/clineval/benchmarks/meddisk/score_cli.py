@@ -2,9 +2,11 @@
 
 Predictions: JSONL rows ``{"disease", "aspect", "output"}``; ``disease`` is a KB id (or the
 disease's name in the task's language). Settings (aspects, language, scoring) come from a task
-config (``--task``, default ``meddisk_zh``) and Hydra overrides. Printed: one row per prediction
-and the summary; ``--json``: one object with every row's similarities and tiers per metric, the
-shares, the score, the level and the per-aspect scores.
+config (``--task``, default ``meddisk_zh``) and Hydra overrides (composed on the
+``meddisk_demo`` grid unless one names a grid, so ``tasks.meddisk_en.scoring.…`` overrides
+work). Printed: one row per prediction and the summary; ``--json``: one object with every
+row's similarities and tiers per metric, the shares, the score, the level and the per-aspect
+scores.
 """
 
 from __future__ import annotations
@@ -17,7 +19,7 @@ from typing import Any
 from clineval.benchmarks.base.external import task_settings
 from clineval.benchmarks.meddisk import scoring
 from clineval.benchmarks.meddisk.aspects import selected
-from clineval.benchmarks.meddisk.derive import example
+from clineval.benchmarks.meddisk.derive import example, examples_of
 from clineval.benchmarks.meddisk.kb import load_kb
 from clineval.errors import DataError
 from clineval.io import read_jsonl
@@ -36,9 +38,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--json", action="store_true", help="one JSON object on stdout")
 
 
-def examples_for(task: Record, kb: Path, predictions: Path) -> tuple[list[Record], list[Record],
-                                                                     int]:
-    """(examples, generations, predictions on not-annotated pairs) for the predicted pairs."""
+def examples_for(task: Record, kb: Path, predictions: Path
+                 ) -> tuple[list[Record], list[Record], int, list[Record]]:
+    """(examples, generations, predictions on not-annotated pairs) for the predicted pairs, and
+    every test disease's examples (what the gazetteer extractor knows, as in the workflow)."""
     data = task["data"]
     lang = data.get("lang", "zh")
     aspects = selected(data, lang)
@@ -67,13 +70,17 @@ def examples_for(task: Record, kb: Path, predictions: Path) -> tuple[list[Record
             continue
         examples.append(example(disease, aspect, lang, value))
         generations.append({"id": key, "output": row["output"]})
-    return examples, generations, unannotated
+    tests = [d for d in diseases if d.role == "test" and lang in d.names]
+    return examples, generations, unannotated, examples_of(tests, aspects, lang, kb)[0]
 
 
 def score(args: argparse.Namespace) -> int:
-    task = task_settings(args.conf, args.task, "meddisk", list(args.overrides))
-    examples, generations, unannotated = examples_for(task, args.kb, args.predictions)
-    rows, summary = scoring.score(task, examples, generations)
+    overrides = list(args.overrides)
+    if not any(o.startswith("grid=") for o in overrides):
+        overrides.insert(0, "grid=meddisk_demo")  # a grid holding both tasks, for overrides
+    task = task_settings(args.conf, args.task, "meddisk", overrides)
+    examples, generations, unannotated, known = examples_for(task, args.kb, args.predictions)
+    rows, summary = scoring.score(task, examples, generations, known)
     summary["not_annotated"] = unannotated
     if args.json:
         print(json.dumps({"task": args.task, "rows": rows, "summary": summary},

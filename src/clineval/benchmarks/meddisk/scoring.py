@@ -119,10 +119,12 @@ def grade(similarity: Mapping[str, float], kind: str, settings: Record) -> dict[
             for m in aggregate.METRICS}
 
 
-def score_rows(examples: Sequence[Record], outputs: Mapping[str, str],
-               settings: Record) -> list[Record]:
-    """One scored row per example: the answers, similarities, tiers and points (0-10)."""
-    gazetteers = _gazetteers(examples) if settings.get("extractor") == "gazetteer" else None
+def score_rows(examples: Sequence[Record], outputs: Mapping[str, str], settings: Record,
+               known: Sequence[Record] | None = None) -> list[Record]:
+    """One scored row per example: the answers, similarities, tiers and points (0-10). The
+    gazetteer extractor knows the references of ``known`` (default: ``examples``)."""
+    gazetteers = (_gazetteers(examples if known is None else known)
+                  if settings.get("extractor") == "gazetteer" else None)
     cut = bool(settings.get("cut_at_newline", False))
     thesaurus = synonyms.load(str(settings["synonyms"])) if settings.get("synonyms") else {}
     pairs, statuses = [], []
@@ -179,13 +181,14 @@ def summarize(rows: Sequence[Record], settings: Record) -> Record:
     return summary
 
 
-def score(task: Record, examples: list[Record], generations: list[Record]
-          ) -> tuple[list[Record], Record]:
-    """Per-example rows and the cell summary (see :func:`summarize`)."""
+def score(task: Record, examples: list[Record], generations: list[Record],
+          known: Sequence[Record] | None = None) -> tuple[list[Record], Record]:
+    """Per-example rows and the cell summary (see :func:`summarize`); ``known``: the examples
+    whose references the gazetteer extractor knows (default: ``examples``)."""
     settings = settings_of(task)
     outputs = {g["id"]: g["output"] for g in generations}
     missing = [e["id"] for e in examples if e["id"] not in outputs]
     if missing:
         raise ValueError(f"no generation for {len(missing)} example(s), e.g. {missing[:3]}")
-    rows = score_rows(examples, outputs, settings)
+    rows = score_rows(examples, outputs, settings, known)
     return rows, summarize(rows, settings)
