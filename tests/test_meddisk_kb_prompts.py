@@ -168,3 +168,13 @@ def test_english_answers_in_other_phrasings():
     assert status == "pattern"
     found = extract.answer(text, ps, "en", extract.NONE_WORDS["en"])
     assert found.items == ("thirst", "polyuria", "fatigue")
+
+
+def test_select_aspects_evaluates_a_subset_of_a_full_kb(tmp_path):
+    _, _, kb = demo(tmp_path)
+    data = {**task()["data"], "select_aspects": ["severity_level", "medications"]}
+    examples, exemplars = derive(data, kb, 5)
+    assert {e["aspect"] for e in examples} == {"severity_level", "medications"}
+    assert set(exemplars[0]["values"]) == {"severity_level", "medications"}
+    with pytest.raises(ConfigError, match="unknown aspect"):
+        derive({**data, "select_aspects": ["symptoms"]}, kb, 5)

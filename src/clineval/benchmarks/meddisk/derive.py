@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from clineval.benchmarks.base.exemplars import pick
-from clineval.benchmarks.meddisk.aspects import Aspect, selected
+from clineval.benchmarks.meddisk.aspects import Aspect, registry, selected
 from clineval.benchmarks.meddisk.kb import Disease, load_kb
 from clineval.errors import DataError
 
@@ -56,7 +56,7 @@ def derive(data: Record, path: Path, n_demos: int) -> tuple[list[Record], list[R
     ``n_demos`` demonstration diseases."""
     lang = data.get("lang", "zh")
     aspects = selected(data, lang)
-    diseases = load_kb(path, aspects)
+    diseases = load_kb(path, registry(data))
     seed = int(data.get("seed", 0))
     by_id = [{"id": d.id, "disease": d} for d in diseases]
     tests = [r for r in by_id if r["disease"].role == "test"]

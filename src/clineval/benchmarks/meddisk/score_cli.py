@@ -18,7 +18,7 @@ from typing import Any
 
 from clineval.benchmarks.base.external import task_settings
 from clineval.benchmarks.meddisk import scoring
-from clineval.benchmarks.meddisk.aspects import selected
+from clineval.benchmarks.meddisk.aspects import registry, selected
 from clineval.benchmarks.meddisk.derive import example, examples_of
 from clineval.benchmarks.meddisk.kb import load_kb
 from clineval.errors import DataError
@@ -45,7 +45,7 @@ def examples_for(task: Record, kb: Path, predictions: Path
     data = task["data"]
     lang = data.get("lang", "zh")
     aspects = selected(data, lang)
-    diseases = load_kb(kb, aspects)
+    diseases = load_kb(kb, registry(data))
     by_key = {d.id: d for d in diseases}
     by_key.update({d.names[lang]: d for d in diseases if lang in d.names})
     examples, generations, unannotated, seen = [], [], 0, set()
