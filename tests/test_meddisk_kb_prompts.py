@@ -50,6 +50,10 @@ def test_loader_rejects_duplicates_roles_and_bad_headers(tmp_path):
         load_kb(_write(tmp_path, {**_disease(), "role": "train"}), ASPECTS)
     with pytest.raises(DataError, match="field 'format'"):
         load_kb(_write(tmp_path, {"format": "meddisk-kb", "version": 2}, _disease()), ASPECTS)
+    levels = {**task()["data"]["aspects"]}
+    levels["severity_level"] = {**levels["severity_level"], "values": [1, 2, 3]}
+    with pytest.raises(DataError, match=r"aspect 'severity_level'.*4 is not one of the allowed"):
+        load_kb(_write(tmp_path, _disease(severity_level=4)), registry({"aspects": levels}))
     with pytest.raises(DataError, match="row 1: not JSON"):
         (tmp_path / "bad.jsonl").write_text("{oops\n", encoding="utf-8")
         load_kb(tmp_path / "bad.jsonl", ASPECTS)

@@ -24,6 +24,8 @@ class Aspect:
     type: str
     labels: dict[str, str]
     verbs: dict[str, str]
+    #: A numeric aspect's allowed values (``values`` in the registry; None: any integer).
+    allowed: tuple[int, ...] | None = None
 
     def label(self, lang: str) -> str:
         return self.labels[lang]
@@ -56,7 +58,12 @@ def registry(data: dict[str, Any], where: str = "data.aspects") -> dict[str, Asp
                 labels[lang], verbs[lang] = str(wording["label"]), str(wording["verb"])
         if not labels:
             raise ConfigError(f"{here} needs wording for zh or en")
-        aspects[key] = Aspect(key, str(entry.get("abbr") or key), entry["type"], labels, verbs)
+        allowed = entry.get("values")
+        if allowed is not None and (entry["type"] != "numeric" or not all(
+                isinstance(v, int) and not isinstance(v, bool) for v in allowed)):
+            raise ConfigError(f"{here}.values: a list of integers, for a numeric aspect only")
+        aspects[key] = Aspect(key, str(entry.get("abbr") or key), entry["type"], labels, verbs,
+                              None if allowed is None else tuple(allowed))
     return aspects
 
 

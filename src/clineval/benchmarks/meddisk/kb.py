@@ -59,6 +59,8 @@ def _value(raw: Any, aspect: Aspect, path: Path, line: int, disease: str) -> dic
     if aspect.type == "numeric":
         if isinstance(raw, bool) or not isinstance(raw, int):
             raise fail(f"a numeric aspect needs an integer, got {raw!r}")
+        if aspect.allowed is not None and raw not in aspect.allowed:
+            raise fail(f"{raw} is not one of the allowed values {list(aspect.allowed)}")
         return {"*": raw}
     if not isinstance(raw, dict):
         raise fail(f"expected {{language: value}}, got {type(raw).__name__}")
