@@ -152,7 +152,7 @@ def test_meddisk_demo_grid_plans_and_official_kb_is_required(tmp_path):
     assert len(demo_plan.cells) == 8  # 4 models x 2 languages, the paper's mode only
     assert {c.mode for c in demo_plan.cells} == {"one_shot"}
     assert set(demo_plan.tables) == {"meddisk_table4", "meddisk_table5", "meddisk_aspects",
-                                     "meddisk_table13"}
+                                     "meddisk_tiers", "meddisk_table13"}
     spec = demo_plan.identities["tables/meddisk_table5"]["identity"]["spec"]
     assert spec["rows"] is True and spec["pairs"][0] == {"medical": "meddisk_swap",
                                                          "backbone": "constant"}

@@ -161,3 +161,17 @@ def test_score_cli_gazetteer_knows_the_whole_kb(tmp_path, capsys):
     row = json.loads(capsys.readouterr().out)["rows"][0]
     # fever and cough are D007's symptoms: known to the gazetteer from the whole KB
     assert row["prediction"] == "fever cough polyuria"
+
+
+def test_tiers_table_averages_to_table4(tmp_path):
+    cells = _cells(tmp_path)
+    spec = {"title": "F4", "layout": "meddisk_tiers", "tasks": ["meddisk_zh"],
+            "modes": ["one_shot"]}
+    table = BENCHMARK.table(spec, cells, TASKS)
+    assert table.columns[1:4] == ["BLEU-1 CW", "BLEU-1 PC", "BLEU-1 BC"]
+    for cell in cells:
+        mine = [r for r in table.records if r["model"] == cell["model"]]
+        assert len(mine) == 3
+        for tier in ("cw", "pc", "bc"):
+            mean = sum(r[tier] for r in mine) / 3
+            assert mean == pytest.approx(cell["summary"]["shares"][tier])

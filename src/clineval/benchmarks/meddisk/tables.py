@@ -1,5 +1,6 @@
-"""MedDisK tables: Table 4 (tier shares, score, level), Table 5 (Welch t per aspect x pair) and
-the per-aspect scores (the data of the paper's Figures 9-10). One block per task and mode.
+"""MedDisK tables: Table 4 (tier shares, score, level), Table 5 (Welch t per aspect x pair), the
+per-aspect scores (the data of the paper's Figures 9-10) and the tier shares per metric (Figure
+4's data). One block per task and mode.
 
 Table 5 reads the per-example rows of its cells (spec ``rows: true``); pairs come from the spec
 ``pairs`` (``[{medical: <model>, backbone: <model>}, ...]``, set by the grid), ``metric``
@@ -111,6 +112,23 @@ def aspects_table(spec: Record, cells: list[Record], tasks: dict[str, Record]) -
     return Table(spec["title"], columns, blocks, _notes(spec, cells, tasks), records)
 
 
+def tiers_table(spec: Record, cells: list[Record], tasks: dict[str, Record]) -> Table:
+    """Each metric's CW/PC/BC shares (%) per model; flat labels ("BLEU-1 CW", ...)."""
+    labels = {"bleu_1": "BLEU-1", "rouge_1": "ROUGE-1", "cosine": "Cosine"}
+    columns = ["Model", *(f"{labels[m]} {t.upper()}" for m in labels for t in ("cw", "pc", "bc"))]
+    blocks, records = [], []
+    for task, mode, title, shown in _blocks(spec, cells, tasks):
+        rows = []
+        for cell in sorted(shown, key=lambda c: c["display_name"]):
+            by_metric = cell["summary"]["shares_by_metric"]
+            rows.append([_name(cell), *(fmt(100 * by_metric[m][t], 1) + "%" for m in labels
+                                        for t in ("cw", "pc", "bc"))])
+            records.extend({"task": task, "mode": mode, "model": cell["model"], "metric": m,
+                            **by_metric[m]} for m in labels)
+        blocks.append(Block(title, rows))
+    return Table(spec["title"], columns, blocks, _notes(spec, cells, tasks), records)
+
+
 def _pairs(spec: Record) -> list[tuple[str, str]]:
     pairs = spec.get("pairs") or []
     if not pairs:
@@ -170,7 +188,8 @@ def table5(spec: Record, cells: list[Record], tasks: dict[str, Record]) -> Table
     return Table(spec["title"], columns, blocks, notes + _notes(spec, cells, tasks), records)
 
 
-LAYOUTS = {"meddisk_table4": table4, "meddisk_table5": table5, "meddisk_aspects": aspects_table}
+LAYOUTS = {"meddisk_table4": table4, "meddisk_table5": table5, "meddisk_aspects": aspects_table,
+           "meddisk_tiers": tiers_table}
 
 
 def build_table(spec: Record, cells: list[Record], tasks: dict[str, Record]) -> Table:
