@@ -175,3 +175,12 @@ def test_tiers_table_averages_to_table4(tmp_path):
         for tier in ("cw", "pc", "bc"):
             mean = sum(r[tier] for r in mine) / 3
             assert mean == pytest.approx(cell["summary"]["shares"][tier])
+
+
+def test_scoring_inputs_name_the_encoder_setting():
+    from clineval.errors import ConfigError
+
+    files = BENCHMARK.scoring_inputs(task(), "meddisk_zh")
+    assert set(files) == {"encoder:weights.npz", "encoder:sp.model"}
+    with pytest.raises(ConfigError, match=r"tasks\.meddisk_zh\.scoring\.encoder"):
+        BENCHMARK.scoring_inputs(task(encoder="/nowhere/m3e-base"), "meddisk_zh")

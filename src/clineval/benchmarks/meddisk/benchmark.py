@@ -17,6 +17,7 @@ from clineval.benchmarks.base.sources import demo_or_official, require
 from clineval.benchmarks.meddisk import baselines, prompts, score_cli, tables
 from clineval.benchmarks.meddisk.derive import PAPER_DEMOS, derive
 from clineval.benchmarks.meddisk.synthetic import write_demo_kb
+from clineval.errors import ConfigError
 from clineval.tables.render import Table
 
 Record = dict[str, Any]
@@ -62,7 +63,10 @@ class MedDisKBenchmark:
         from clineval.metrics.embedding import encoder_files
 
         settings = task.get("scoring") or {}
-        files = encoder_files(settings.get("encoder") or "bundled-use-multilingual")
+        try:
+            files = encoder_files(settings.get("encoder") or "bundled-use-multilingual")
+        except ValueError as err:
+            raise ConfigError(f"tasks.{task_name}.scoring.encoder: {err}") from err
         if settings.get("synonyms"):
             files["synonyms"] = Path(settings["synonyms"])
         return files
