@@ -12,7 +12,7 @@ from scipy import stats
 
 from clineval.benchmarks.meddisk import baselines, calibrate, scoring, tables
 from clineval.benchmarks.meddisk.benchmark import BENCHMARK
-from clineval.tables.render import to_csv, to_markdown
+from clineval.tables.render import to_csv, to_latex, to_markdown
 
 TASKS = {"meddisk_zh": {"display_name": "MedDisK (zh)", "data": {"source": "demo",
                                                                  "aspects": ASPECTS}}}
@@ -168,7 +168,9 @@ def test_tiers_table_averages_to_table4(tmp_path):
     spec = {"title": "F4", "layout": "meddisk_tiers", "tasks": ["meddisk_zh"],
             "modes": ["one_shot"]}
     table = BENCHMARK.table(spec, cells, TASKS)
-    assert table.columns[1:4] == ["BLEU-1 CW", "BLEU-1 PC", "BLEU-1 BC"]
+    assert table.columns[1:4] == ["CW", "PC", "BC"]
+    assert table.groups == [("", 1), ("BLEU-1", 3), ("ROUGE-1", 3), ("Cosine", 3)]
+    assert "\\multicolumn{3}{c}{BLEU-1}" in to_latex(table)
     for cell in cells:
         mine = [r for r in table.records if r["model"] == cell["model"]]
         assert len(mine) == 3

@@ -113,9 +113,10 @@ def aspects_table(spec: Record, cells: list[Record], tasks: dict[str, Record]) -
 
 
 def tiers_table(spec: Record, cells: list[Record], tasks: dict[str, Record]) -> Table:
-    """Each metric's CW/PC/BC shares (%) per model; flat labels ("BLEU-1 CW", ...)."""
+    """Each metric's CW/PC/BC shares (%) per model, grouped under the metric."""
     labels = {"bleu_1": "BLEU-1", "rouge_1": "ROUGE-1", "cosine": "Cosine"}
-    columns = ["Model", *(f"{labels[m]} {t.upper()}" for m in labels for t in ("cw", "pc", "bc"))]
+    columns = ["Model", *(t.upper() for _ in labels for t in ("cw", "pc", "bc"))]
+    groups = [("", 1), *((label, 3) for label in labels.values())]
     blocks, records = [], []
     for task, mode, title, shown in _blocks(spec, cells, tasks):
         rows = []
@@ -126,7 +127,8 @@ def tiers_table(spec: Record, cells: list[Record], tasks: dict[str, Record]) -> 
             records.extend({"task": task, "mode": mode, "model": cell["model"], "metric": m,
                             **by_metric[m]} for m in labels)
         blocks.append(Block(title, rows))
-    return Table(spec["title"], columns, blocks, _notes(spec, cells, tasks), records)
+    return Table(spec["title"], columns, blocks, _notes(spec, cells, tasks), records,
+                 groups=groups)
 
 
 def _pairs(spec: Record) -> list[tuple[str, str]]:
