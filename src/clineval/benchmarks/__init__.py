@@ -9,6 +9,7 @@ from clineval.benchmarks.base import Benchmark
 _MODULES = {
     "clue": "clineval.benchmarks.clue.benchmark",
     "medcalc": "clineval.benchmarks.medcalc.benchmark",
+    "meddisk": "clineval.benchmarks.meddisk.benchmark",
 }
 
 BENCHMARKS = tuple(sorted(_MODULES))
