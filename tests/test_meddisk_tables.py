@@ -12,6 +12,7 @@ from scipy import stats
 
 from clineval.benchmarks.meddisk import baselines, calibrate, scoring, tables
 from clineval.benchmarks.meddisk.benchmark import BENCHMARK
+from clineval.cli import main
 from clineval.tables.render import to_csv, to_latex, to_markdown
 
 TASKS = {"meddisk_zh": {"display_name": "MedDisK (zh)", "data": {"source": "demo",
@@ -92,7 +93,7 @@ def test_aspects_table_and_headline(tmp_path):
         tables.build_table({**spec, "layout": "x"}, cells, TASKS)
 
 
-def test_calibrate_recovers_thresholds_and_reports_spearman(tmp_path):
+def test_calibrate_recovers_thresholds_and_reports_spearman(tmp_path, capsys):
     rows = []
     for i in range(60):
         s = i / 59
@@ -113,6 +114,9 @@ def test_calibrate_recovers_thresholds_and_reports_spearman(tmp_path):
     assert calibrate.calibrate(parser.parse_args(["--labels", str(labels), "--out",
                                                   str(out)])) == 0
     assert json.loads(out.read_text())["thresholds"] == result["thresholds"]
+    capsys.readouterr()
+    assert main(["meddisk", "calibrate", "--labels", str(labels), "--json"]) == 0  # the CLI
+    assert json.loads(capsys.readouterr().out)["thresholds"] == result["thresholds"]
     labels.write_text(json.dumps({**rows[0], "label": 3}) + "\n", encoding="utf-8")
     with pytest.raises(ValueError, match="row 1, field 'label'"):
         calibrate.read_labels(labels)

@@ -106,7 +106,9 @@ def _dvc(args: argparse.Namespace) -> int:
     return 0
 
 
-def build_parser(with_score_options: bool = True) -> argparse.ArgumentParser:
+def build_parser(argv_command: str | None = None) -> argparse.ArgumentParser:
+    """The parser; the options of ``score`` and ``meddisk`` come from their benchmark packages,
+    imported only when ``argv_command`` names that command."""
     parser = argparse.ArgumentParser(prog="clineval", description=__doc__)
     sub = parser.add_subparsers(dest="command", required=True)
     plan = sub.add_parser("plan", help="compose the config and list the grid's cells")
@@ -116,7 +118,7 @@ def build_parser(with_score_options: bool = True) -> argparse.ArgumentParser:
     scores = score.add_subparsers(dest="benchmark", required=True)
     for name in BENCHMARKS:
         bench = scores.add_parser(name, help=f"{name} outputs (clineval score {name} --help)")
-        if with_score_options:  # importing every benchmark costs a second: only when scoring
+        if argv_command in (None, "score"):  # importing every benchmark costs a second
             get_benchmark(name).add_score_arguments(bench)
     tool = sub.add_parser("medcalc", help="MedCalc-Bench tools")
     tools = tool.add_subparsers(dest="tool", required=True)
@@ -142,6 +144,14 @@ def build_parser(with_score_options: bool = True) -> argparse.ArgumentParser:
     demo.add_argument("--seed", type=int, default=0)
     demo.add_argument("--calculator", type=int, action="append",
                       help="only this calculator id (repeatable); default all 55")
+    meddisk = sub.add_parser("meddisk", help="MedDisK tools")
+    meddisk_tools = meddisk.add_subparsers(dest="tool", required=True)
+    calibrate = meddisk_tools.add_parser(
+        "calibrate", help="fit tier thresholds to expert tier labels (Spearman rho)")
+    if argv_command == "meddisk":  # imports the package only when it is used
+        from clineval.benchmarks.meddisk.calibrate import add_calibrate_arguments
+
+        add_calibrate_arguments(calibrate)
     dvc = sub.add_parser("dvc", help="DVC's view of the grid: dvc.yaml and params.yaml")
     dvcs = dvc.add_subparsers(dest="dvc", required=True)
     for name, text in (("write", "write dvc.yaml and params.yaml for the grid"),
@@ -171,7 +181,7 @@ def build_parser(with_score_options: bool = True) -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
     argv = list(sys.argv[1:] if argv is None else argv)
-    args = build_parser(with_score_options=argv[:1] == ["score"]).parse_args(argv)
+    args = build_parser(argv[0] if argv else "").parse_args(argv)
     try:
         match args.command:
             case "plan":
@@ -204,6 +214,10 @@ def main(argv: Sequence[str] | None = None) -> int:
                 write_demo_files(
                     args.out, args.exemplars, args.calculator, args.per_calculator, args.seed
                 )
+            case "meddisk":
+                from clineval.benchmarks.meddisk.calibrate import calibrate
+
+                return calibrate(args)
             case "dvc":
                 return _dvc(args)
             case "audit":
