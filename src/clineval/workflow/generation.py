@@ -189,7 +189,9 @@ def generate_cells(
             raise ValueError(f"one generation job serves one model, got {sorted(models)}")
         reqs = shard.take(read_jsonl(job.requests, ("id", "messages", "request_sha")))
         cache = RequestCache(job.cache, sha)
-        todo = [r for r in reqs if cache.key(r) not in cache.done]
+        # longest first, so each batch pads to a similar length (files keep request order)
+        todo = sorted((r for r in reqs if cache.key(r) not in cache.done),
+                      key=lambda r: -sum(len(m["content"]) for m in r["messages"]))
         start, loads_before = time.perf_counter(), engine.loads
         settings: dict[str, Any] = {}
         if todo:
