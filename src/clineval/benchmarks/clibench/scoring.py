@@ -1,0 +1,117 @@
+"""CliBench scoring: answers -> codes (recorded per item) -> hierarchical micro P/R/F1.
+
+The summary holds fractions in [0, 1]: per level the micro precision, recall and F1 with their
+pooled counts and the per-admission macro F1; the plain mean over levels; how many admissions
+were scored and dropped; how items were mapped; the ontology versions.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from clineval.errors import ConfigError
+from clineval.metrics import hierarchical
+from clineval.metrics.code_mapping import Mapper, codes_of
+from clineval.metrics.embedding import BUNDLED, encoder_name
+from clineval.metrics.ontologies import icd10cm
+
+from . import kinds, pools
+
+Record = dict[str, Any]
+#: Scoring settings and their defaults (the paper's definitions).
+DEFAULTS: Record = {
+    "empty": "zero",            # an answer without codes: zero predictions (paper) | drop (code)
+    "threshold": None,          # lowest cosine for an embedding match; None: always the nearest
+    "encoder": BUNDLED,
+    "atc_levels": "paper",      # prefix lengths 1/3/4/5 (paper) | 1/2/3/4 (code)
+    "loinc_leaf": "term",       # finest lab level: the LOINC term (paper) | its parent (code)
+}
+#: The files a task's scoring may read, by role.
+FILE_ROLES = ("d_icd_diagnoses", "d_icd_procedures", "loinc_hierarchy", "lab_loinc_map",
+              "d_labitems", "atc_titles")
+
+
+@dataclass(frozen=True)
+class Scorer:
+    kind: str
+    settings: Record
+    files: dict[str, Path]
+
+    def mapper(self) -> Mapper:
+        encoder = self.settings["encoder"]
+        files = tuple(sorted((role, path) for role, path in self.files.items()))
+        return Mapper(kinds.kind(self.kind).system, pools.candidates(self.kind, files, encoder),
+                      self.settings["threshold"])
+
+    def levels(self) -> list[tuple[str, Any]]:
+        return kinds.levels(self.kind, self.settings, self.files.get("loinc_hierarchy"))
+
+    def canonical_gold(self, codes: Sequence[str]) -> list[str]:
+        """Gold codes in canonical form (codes the system does not know are kept as given,
+        upper-cased, so they count as gold that no level can match)."""
+        system = kinds.kind(self.kind).system
+        return list(dict.fromkeys(system.canonical(c) or c.strip().upper() for c in codes))
+
+    def score(self, ids: Sequence[str], gold: Sequence[Sequence[str]],
+              outputs: Sequence[str | None]) -> tuple[list[Record], Record]:
+        mapper = self.mapper()
+        mapped = [mapper.map(text) if text else [] for text in outputs]
+        predicted = [codes_of(items) for items in mapped]
+        golds = [self.canonical_gold(g) for g in gold]
+        levels = self.levels()
+        counts, scores = hierarchical.score(golds, predicted, levels, self.settings["empty"])
+        rows = []
+        for id_, items, codes, gold_codes, count in zip(ids, mapped, predicted, golds, counts,
+                                                        strict=True):
+            rows.append({
+                "id": id_, "codes": codes, "gold": gold_codes,
+                "items": [item.record() for item in items],
+                "counts": None if count is None else [[c.tp, c.predicted, c.gold]
+                                                      for c in count],
+            })
+        how = Counter(item.how for items in mapped for item in items)
+        return rows, summary(scores, self, dict(sorted(how.items())))
+
+
+def level_record(level: hierarchical.LevelScore) -> Record:
+    return {"name": level.name, "precision": level.micro.precision,
+            "recall": level.micro.recall, "f1": level.micro.f1, "macro_f1": level.macro_f1,
+            "tp": level.tp, "predicted": level.predicted, "gold": level.gold}
+
+
+def summary(scores: hierarchical.Scores, scorer: Scorer, mapping: dict[str, int]) -> Record:
+    average = scores.average
+    return {
+        "task": scorer.kind,
+        "levels": [level_record(level) for level in scores.levels],
+        "average": {"precision": average.precision, "recall": average.recall,
+                    "f1": average.f1},
+        "macro_f1": scores.macro_f1,
+        "n": scores.n_scored,
+        "n_dropped": scores.n_dropped,
+        "mapping": mapping,
+        "settings": {k: scorer.settings[k] for k in sorted(DEFAULTS)} | {
+            "encoder": encoder_name(scorer.settings["encoder"])},
+        "ontology": icd10cm.version() if scorer.kind == "diagnoses" else None,
+    }
+
+
+def settings(scoring: Record | None) -> Record:
+    """The task's scoring settings over the defaults; unknown keys are an error."""
+    given = dict(scoring or {})
+    unknown = sorted(set(given) - set(DEFAULTS) - set(FILE_ROLES) - {"baselines"})
+    if unknown:
+        raise ConfigError(f"unknown CliBench scoring setting(s) {', '.join(unknown)}; known: "
+                          f"{', '.join(sorted({*DEFAULTS, *FILE_ROLES, 'baselines'}))}")
+    merged = {**DEFAULTS, **{k: v for k, v in given.items() if k in DEFAULTS}}
+    if merged["empty"] not in hierarchical.EMPTY_POLICIES:
+        raise ConfigError(f"scoring.empty={merged['empty']!r}; use zero or drop")
+    if merged["loinc_leaf"] not in ("term", "parent"):
+        raise ConfigError(f"scoring.loinc_leaf={merged['loinc_leaf']!r}; use term or parent")
+    if merged["threshold"] is not None:
+        merged["threshold"] = float(merged["threshold"])
+    return merged
