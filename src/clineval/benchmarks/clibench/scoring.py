@@ -7,6 +7,7 @@ were scored and dropped; how items were mapped; the ontology versions.
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -33,6 +34,45 @@ DEFAULTS: Record = {
 #: The files a task's scoring may read, by role.
 FILE_ROLES = ("d_icd_diagnoses", "d_icd_procedures", "loinc_hierarchy", "lab_loinc_map",
               "d_labitems", "atc_titles")
+#: Where the scoring files are (settings, resolved by :func:`scoring_files`).
+LOCATION_KEYS = ("source", "demo_dir", "hosp", "loinc_hierarchy", "lab_loinc_map",
+                 "atc_titles")
+#: The roles each task's scoring reads.
+ROLES = {"diagnoses": ("d_icd_diagnoses",), "procedures": ("d_icd_procedures",),
+         "labs": ("loinc_hierarchy", "lab_loinc_map", "d_labitems"),
+         "prescriptions": ("atc_titles",)}
+_FINAL = re.compile(r"^\s*\**\s*final answer\s*:?\**", re.I | re.M)
+
+
+def answer_text(output: str) -> str:
+    """The part of an answer after its last "Final answer:" line (chain of thought), else all."""
+    matches = list(_FINAL.finditer(output))
+    return output[matches[-1].end():] if matches else output
+
+
+def scoring_files(kind: str, scoring: Record) -> dict[str, Path]:
+    """The files the task's scoring reads, by role: the demo's copies (``source: demo``) under
+    ``demo_dir``, else MIMIC-IV's ``hosp`` dictionaries and the configured code-system files."""
+    from clineval.mimic.mimic4 import table_path
+    from clineval.mimic.synthetic_mimic4 import Layout
+
+    files: dict[str, Path] = {}
+    if scoring.get("source") == "demo":
+        layout = Layout(Path(scoring.get("demo_dir") or "."))
+        located = {"d_icd_diagnoses": layout.table("d_icd_diagnoses"),
+                   "d_icd_procedures": layout.table("d_icd_procedures"),
+                   "d_labitems": layout.table("d_labitems"),
+                   "loinc_hierarchy": layout.loinc_hierarchy,
+                   "lab_loinc_map": layout.lab_loinc_map, "atc_titles": layout.atc_titles}
+        return {role: located[role] for role in ROLES[kind]}
+    hosp = scoring.get("hosp")
+    for role in ROLES[kind]:
+        if role in ("d_icd_diagnoses", "d_icd_procedures", "d_labitems"):
+            if hosp:
+                files[role] = table_path(Path(hosp), role)
+        elif scoring.get(role):
+            files[role] = Path(scoring[role])
+    return files
 
 
 @dataclass(frozen=True)
@@ -59,7 +99,7 @@ class Scorer:
     def score(self, ids: Sequence[str], gold: Sequence[Sequence[str]],
               outputs: Sequence[str | None]) -> tuple[list[Record], Record]:
         mapper = self.mapper()
-        mapped = [mapper.map(text) if text else [] for text in outputs]
+        mapped = [mapper.map(answer_text(text)) if text else [] for text in outputs]
         predicted = [codes_of(items) for items in mapped]
         golds = [self.canonical_gold(g) for g in gold]
         levels = self.levels()
@@ -103,10 +143,11 @@ def summary(scores: hierarchical.Scores, scorer: Scorer, mapping: dict[str, int]
 def settings(scoring: Record | None) -> Record:
     """The task's scoring settings over the defaults; unknown keys are an error."""
     given = dict(scoring or {})
-    unknown = sorted(set(given) - set(DEFAULTS) - set(FILE_ROLES) - {"baselines"})
+    known = {*DEFAULTS, *LOCATION_KEYS, "baselines"}
+    unknown = sorted(set(given) - known)
     if unknown:
         raise ConfigError(f"unknown CliBench scoring setting(s) {', '.join(unknown)}; known: "
-                          f"{', '.join(sorted({*DEFAULTS, *FILE_ROLES, 'baselines'}))}")
+                          f"{', '.join(sorted(known))}")
     merged = {**DEFAULTS, **{k: v for k, v in given.items() if k in DEFAULTS}}
     if merged["empty"] not in hierarchical.EMPTY_POLICIES:
         raise ConfigError(f"scoring.empty={merged['empty']!r}; use zero or drop")
