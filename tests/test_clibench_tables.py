@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import pytest
-
 from clibench_published import TABLE3, TABLE10, TABLE11, TABLE12, TABLE13
+
 from clineval.benchmarks.clibench import tables
 
 KINDS = {"diagnoses": (TABLE10, 5), "procedures": (TABLE11, 4), "labs": (TABLE12, 4),

@@ -18,6 +18,8 @@ from clineval.errors import ConfigError
 from clineval.mimic.mimic4 import integers, read_chunks, times
 
 RULES = ("paper", "code")
+WINDOW = pd.Timedelta(hours=24)
+CLUSTER = pd.Timedelta(hours=2)
 Chunks = Callable[[], Iterator[pd.DataFrame]]
 
 
@@ -28,8 +30,8 @@ def first_batch(
     item_column: str,
     admit: pd.Series,
     rule: str = "paper",
-    window: pd.Timedelta = pd.Timedelta(hours=24),
-    cluster: pd.Timedelta = pd.Timedelta(hours=2),
+    window: pd.Timedelta = WINDOW,
+    cluster: pd.Timedelta = CLUSTER,
     date_only: bool = False,
     chunk_rows: int = 1_000_000,
 ) -> dict[int, list[str]]:

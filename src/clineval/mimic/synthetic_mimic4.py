@@ -77,15 +77,13 @@ class Layout:
 def _writer(path: Path, columns: tuple[str, ...]) -> Iterator[csv.writer]:  # type: ignore[valid-type]
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_name(path.name + ".tmp")
-    handle: TextIO
-    handle = (gzip.open(tmp, "wt", encoding="utf-8", newline="", compresslevel=1)
-              if path.suffix == ".gz" else tmp.open("w", encoding="utf-8", newline=""))
-    try:
+    opened: TextIO = (
+        gzip.open(tmp, "wt", encoding="utf-8", newline="", compresslevel=1)  # noqa: SIM115
+        if path.suffix == ".gz" else tmp.open("w", encoding="utf-8", newline=""))
+    with opened as handle:
         writer = csv.writer(handle, lineterminator="\n")
         writer.writerow(columns)
         yield writer
-    finally:
-        handle.close()
     tmp.replace(path)
 
 

@@ -31,7 +31,7 @@ def canonical(code: str) -> str | None:
     return text if _SHAPE.match(text) else None
 
 
-def prefix_level(length: int):  # noqa: ANN201
+def prefix_level(length: int):
     """The level of prefixes of ``length`` characters (none for a shorter code)."""
     def function(code: str) -> set[str]:
         found = canonical(code)

@@ -21,7 +21,7 @@ def version() -> str:
 
 
 @cache
-def _cm():  # noqa: ANN202 - module object
+def _cm():
     import simple_icd_10_cm
 
     return simple_icd_10_cm
@@ -69,7 +69,7 @@ def levels() -> list[tuple[str, object]]:
     return [(name, _level(name)) for name in LEVELS]
 
 
-def _level(name: str):  # noqa: ANN202
+def _level(name: str):
     def function(code: str) -> Iterable[str]:
         return at(code, name)
 
