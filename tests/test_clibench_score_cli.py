@@ -87,3 +87,12 @@ def test_bad_rows_name_file_line_and_field(capsys, tmp_path):
                    "--predictions", str(p)])
     assert status != 0
     assert "gold.jsonl, row 1, field 'codes': expected a list" in capsys.readouterr().err
+
+
+def test_unknown_gold_codes_are_errors(capsys, tmp_path):
+    g = write(tmp_path / "gold.jsonl", [{"id": "a", "codes": ["I10", "U099"]}])
+    p = write(tmp_path / "pred.jsonl", [{"id": "a", "output": "I10"}])
+    status = main(["score", "clibench", "--task", "diagnoses", "--gold", str(g),
+                   "--predictions", str(p)])
+    assert status != 0
+    assert "row 1, field 'codes': not valid ICD-10-CM code(s): U099" in capsys.readouterr().err

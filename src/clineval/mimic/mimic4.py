@@ -107,7 +107,7 @@ def times(chunk: pd.DataFrame, column: str, path: Path, allow_empty: bool = True
           ) -> pd.Series:
     """``column`` as timestamps (``YYYY-MM-DD[ HH:MM:SS]``); unparsable text is an error."""
     text = chunk[column].str.strip()
-    parsed = pd.to_datetime(text, errors="coerce", format="mixed")
+    parsed = pd.to_datetime(text, errors="coerce", format="ISO8601")
     bad = parsed.isna() & (text.ne("") if allow_empty else True)
     if bad.any():
         first = bad.idxmax()

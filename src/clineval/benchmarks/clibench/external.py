@@ -51,7 +51,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="sentence encoder: bundled-minilm or a local model directory")
 
 
-def read_gold(path: Path) -> list[Record]:
+def read_gold(path: Path, kind: str) -> list[Record]:
+    system = kinds.kind(kind).system
     rows, seen = [], set()
     for line, record in enumerate(read_jsonl(path, ("id", "codes")), start=1):
         id_ = str(record["id"])
@@ -60,6 +61,10 @@ def read_gold(path: Path) -> list[Record]:
         codes = record["codes"]
         if not isinstance(codes, list) or not all(isinstance(c, str) for c in codes):
             raise DataError(path, line, "codes", "expected a list of code strings")
+        unknown = [c for c in codes if system.canonical(c) is None]
+        if unknown:
+            raise DataError(path, line, "codes",
+                            f"not valid {system.name} code(s): {', '.join(unknown[:5])}")
         seen.add(id_)
         rows.append({"id": id_, "codes": codes})
     return rows
@@ -83,7 +88,7 @@ def read_outputs(path: Path, ids: list[str]) -> dict[str, str]:
 
 
 def run(args: argparse.Namespace) -> int:
-    gold = read_gold(args.gold)
+    gold = read_gold(args.gold, args.task)
     ids = [row["id"] for row in gold]
     outputs = read_outputs(args.predictions, ids)
     files = {role: path for role, path in (

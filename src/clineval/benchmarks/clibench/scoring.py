@@ -91,10 +91,16 @@ class Scorer:
         return kinds.levels(self.kind, self.settings, self.files.get("loinc_hierarchy"))
 
     def canonical_gold(self, codes: Sequence[str]) -> list[str]:
-        """Gold codes in canonical form (codes the system does not know are kept as given,
-        upper-cased, so they count as gold that no level can match)."""
+        """Gold codes in canonical form; a code the system does not know is a ``ValueError``
+        naming it."""
         system = kinds.kind(self.kind).system
-        return list(dict.fromkeys(system.canonical(c) or c.strip().upper() for c in codes))
+        found = []
+        for code in codes:
+            canonical = system.canonical(code)
+            if canonical is None:
+                raise ValueError(f"gold code {code!r} is not a valid {system.name} code")
+            found.append(canonical)
+        return list(dict.fromkeys(found))
 
     def score(self, ids: Sequence[str], gold: Sequence[Sequence[str]],
               outputs: Sequence[str | None]) -> tuple[list[Record], Record]:

@@ -27,6 +27,7 @@ def _cm():
     return simple_icd_10_cm
 
 
+@cache
 def canonical(code: str) -> str | None:
     """``code`` as a dotted ICD-10-CM item (category or finer), or ``None`` when the tabular
     has no such code (including chapters and blocks)."""

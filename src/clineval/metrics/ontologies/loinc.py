@@ -53,7 +53,7 @@ class Hierarchy:
         paths = self.paths.get(code, ())
         if index == 3:
             if leaf == "term":
-                return {code} if code in self.paths or code in self.titles else set()
+                return {code}
             return {path[-1] for path in paths if path}
         return {path[index] for path in paths if len(path) > index}
 
