@@ -56,6 +56,39 @@ def split_items(text: str) -> list[str]:
     return items
 
 
+_NUMBERED = re.compile(r"\d+\.\s(.+?)(?=\s\d+\.\s|$)", re.S)
+#: The public CliBench scorer's explicit-code pattern: dotted ICD-10-CM-like codes only.
+DOTTED_CM = re.compile(r"[A-Z]\d+\.[A-Za-z0-9]+")
+
+
+def split_items_code(text: str) -> list[str]:
+    """The public CliBench scorer's segmentation (``compat``): with blank lines, the block before
+    the first one when the text opens with a list marker, else the block after it, split on
+    lines (more than five blank lines: the blocks themselves); else lines, ``<br>``, or numbered
+    items; a leading ``N.`` is stripped, other bullets are kept."""
+    if "\n\n" in text:
+        blocks = text.split("\n\n")
+        if len(blocks) - 1 > 5:
+            points = blocks
+        else:
+            opens_list = text.strip()[:1] in tuple("0123456789•-*o")
+            points = blocks[0 if opens_list else 1].split("\n")
+    elif "\n" in text:
+        points = text.split("\n")
+    elif "<br>" in text:
+        points = text.split("<br>")
+    else:
+        points = _NUMBERED.findall(text)
+    items = []
+    for point in points:
+        point = point.strip()
+        if point[:1].isdigit():
+            point = re.sub(r"^\d+\.\s*", "", point)
+        if point:
+            items.append(point)
+    return items
+
+
 def normalize_title(text: str) -> str:
     return re.sub(r"[^a-z0-9]", "", text.lower())
 
@@ -97,21 +130,25 @@ class Mapper:
     candidates: Candidates | None
     #: Lowest cosine similarity accepted for an embedding match (``None``: any).
     threshold: float | None = None
+    #: ``paper``: the project's item splitting and every code of the system; ``code``: the
+    #: public CliBench scorer's splitting and dotted ICD-10-CM-like codes only.
+    parsing: str = "paper"
 
     def explicit(self, item: str) -> tuple[list[str], str]:
         """Valid codes found in ``item`` and the item with every code-shaped token removed."""
         codes = []
-        for token in self.system.token.findall(item):
+        token_pattern = DOTTED_CM if self.parsing == "code" else self.system.token
+        for token in token_pattern.findall(item):
             found = self.system.canonical(token)
             if found is not None and found not in codes:
                 codes.append(found)
-        rest = self.system.token.sub(" ", item)
+        rest = token_pattern.sub(" ", item)
         rest = _EMPTY_BRACKETS.sub(" ", _LABEL.sub(" ", rest))
         return codes, re.sub(r"\s+", " ", rest).strip(" -:;,.")
 
     def map(self, text: str) -> list[Item]:
         """Every item of ``text`` with its codes."""
-        items = split_items(text)
+        items = split_items_code(text) if self.parsing == "code" else split_items(text)
         mapped: list[Item | None] = []
         pending: list[tuple[int, str, str]] = []
         for item in items:

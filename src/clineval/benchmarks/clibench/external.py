@@ -47,6 +47,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         "(public code)")
     parser.add_argument("--atc-levels", choices=("paper", "code"), default="paper")
     parser.add_argument("--loinc-leaf", choices=("term", "parent"), default="term")
+    parser.add_argument("--parsing", choices=("paper", "code"), default="paper",
+                        help="item splitting and explicit codes: the project's (paper) or the "
+                        "public scorer's (code: dotted ICD-10-CM-like codes only)")
     parser.add_argument("--encoder", default=DEFAULTS["encoder"],
                         help="sentence encoder: bundled-minilm or a local model directory")
 
@@ -96,7 +99,8 @@ def run(args: argparse.Namespace) -> int:
         ("lab_loinc_map", args.lab_loinc_map)) if path is not None}
     scorer = Scorer(args.task, settings({
         "empty": args.empty, "threshold": args.threshold, "encoder": args.encoder,
-        "atc_levels": args.atc_levels, "loinc_leaf": args.loinc_leaf}), files)
+        "atc_levels": args.atc_levels, "loinc_leaf": args.loinc_leaf,
+        "parsing": args.parsing}), files)
     rows, summary = scorer.score(ids, [row["codes"] for row in gold],
                                  [outputs[i] for i in ids])
     result = {

@@ -30,6 +30,7 @@ DEFAULTS: Record = {
     "encoder": BUNDLED,
     "atc_levels": "paper",      # prefix lengths 1/3/4/5 (paper) | 1/2/3/4 (code)
     "loinc_leaf": "term",       # finest lab level: the LOINC term (paper) | its parent (code)
+    "parsing": "paper",         # item splitting and explicit codes: paper | code (dotted CM)
 }
 #: The files a task's scoring may read, by role.
 FILE_ROLES = ("d_icd_diagnoses", "d_icd_procedures", "loinc_hierarchy", "lab_loinc_map",
@@ -85,7 +86,7 @@ class Scorer:
         encoder = self.settings["encoder"]
         files = tuple(sorted((role, path) for role, path in self.files.items()))
         return Mapper(kinds.kind(self.kind).system, pools.candidates(self.kind, files, encoder),
-                      self.settings["threshold"])
+                      self.settings["threshold"], self.settings["parsing"])
 
     def levels(self) -> list[tuple[str, Any]]:
         return kinds.levels(self.kind, self.settings, self.files.get("loinc_hierarchy"))
@@ -157,6 +158,8 @@ def settings(scoring: Record | None) -> Record:
     merged = {**DEFAULTS, **{k: v for k, v in given.items() if k in DEFAULTS}}
     if merged["empty"] not in hierarchical.EMPTY_POLICIES:
         raise ConfigError(f"scoring.empty={merged['empty']!r}; use zero or drop")
+    if merged["parsing"] not in ("paper", "code"):
+        raise ConfigError(f"scoring.parsing={merged['parsing']!r}; use paper or code")
     if merged["loinc_leaf"] not in ("term", "parent"):
         raise ConfigError(f"scoring.loinc_leaf={merged['loinc_leaf']!r}; use term or parent")
     if merged["threshold"] is not None:
