@@ -96,3 +96,11 @@ def test_unknown_gold_codes_are_errors(capsys, tmp_path):
                    "--predictions", str(p)])
     assert status != 0
     assert "row 1, field 'codes': not valid ICD-10-CM code(s): U099" in capsys.readouterr().err
+
+
+def test_rows_keep_the_given_ids_in_gold_order(capsys, tmp_path):
+    gold = [{"id": 2, "codes": ["I10"]}, {"id": 1, "codes": ["J189"]}]
+    pred = [{"id": 1, "output": "J18.9"}, {"id": 2, "output": "I10"}]
+    out = run(capsys, tmp_path, "diagnoses", gold, pred)
+    assert out["rows"] == [{"id": 2, "codes": ["I10"]}, {"id": 1, "codes": ["J18.9"]}]
+    assert out["average"] == {"precision": 1.0, "recall": 1.0, "f1": 1.0}

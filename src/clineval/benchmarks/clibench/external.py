@@ -69,7 +69,7 @@ def read_gold(path: Path, kind: str) -> list[Record]:
             raise DataError(path, line, "codes",
                             f"not valid {system.name} code(s): {', '.join(unknown[:5])}")
         seen.add(id_)
-        rows.append({"id": id_, "codes": codes})
+        rows.append({"id": id_, "given_id": record["id"], "codes": codes})
     return rows
 
 
@@ -107,7 +107,8 @@ def run(args: argparse.Namespace) -> int:
         "levels": [{k: level[k] for k in ("name", "precision", "recall", "f1")}
                    for level in summary["levels"]],
         "average": summary["average"],
-        "rows": [{"id": row["id"], "codes": row["codes"]} for row in rows],
+        "rows": [{"id": given["given_id"], "codes": row["codes"]}
+                 for given, row in zip(gold, rows, strict=True)],
     }
     if args.json:
         print(json.dumps(result, ensure_ascii=False))
