@@ -64,8 +64,7 @@ def first_batch(
     for frame in chunks():
         if rule == "paper":
             start = frame["admit"]
-            end = start + window if not date_only else frame["admit"] + window
-            frame = frame[(frame["time"] >= start) & (frame["time"] <= end)]
+            frame = frame[(frame["time"] >= start) & (frame["time"] <= start + window)]
         lowest = frame.groupby("hadm")["time"].min()
         anchors = lowest if anchors.empty else pd.concat([anchors, lowest]).groupby(level=0).min()
     batches: dict[int, list[str]] = {}

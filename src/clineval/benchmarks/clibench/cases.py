@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections import Counter, defaultdict
 from dataclasses import dataclass
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -81,6 +82,11 @@ def _noted(sources: Sources) -> set[int]:
     return found
 
 
+@cache
+def _diagnoses_of(path: Path) -> tuple[dict[int, list[str]], set[int], set[int]]:
+    return _diagnoses(Sources({"diagnoses_icd": path}))
+
+
 def _diagnoses(sources: Sources) -> tuple[dict[int, list[str]], set[int], set[int]]:
     """ICD-10 codes by admission (seq_num order), admissions with an ICD-9 code, admissions
     with a code the ICD-10-CM tabular lacks."""
@@ -124,7 +130,7 @@ def targets(kind: str, data: Record, sources: Sources, admissions: pd.DataFrame,
     admit = admissions["admit"]
     rule = data["first_batch"]
     if kind == "diagnoses":
-        codes, icd9, invalid = _diagnoses(sources)
+        codes, icd9, invalid = _diagnoses_of(sources["diagnoses_icd"])
         gold = {h: c for h, c in codes.items() if h in noted and h not in icd9 | invalid and c}
         return gold, {}
     if kind == "procedures":
@@ -292,7 +298,7 @@ def derive(kind: str, data: Record, sources: Sources, n_exemplars: int
 
 def _history_codes(sources: Sources, admissions: pd.DataFrame, hadms: set[int]
                    ) -> dict[int, list[str]]:
-    codes, _, _ = _diagnoses(sources)
+    codes, _, _ = _diagnoses_of(sources["diagnoses_icd"])
     titles = {icd10cm.canonical(c) or c: t for c, t in
               read_d_icd(sources["d_icd_diagnoses"], 10).items()}
     history = {}
