@@ -104,3 +104,18 @@ def test_rows_keep_the_given_ids_in_gold_order(capsys, tmp_path):
     out = run(capsys, tmp_path, "diagnoses", gold, pred)
     assert out["rows"] == [{"id": 2, "codes": ["I10"]}, {"id": 1, "codes": ["J18.9"]}]
     assert out["average"] == {"precision": 1.0, "recall": 1.0, "f1": 1.0}
+
+
+def test_labs_itemid_compat_reads_itemids_as_codes(capsys, tmp_path):
+    tree = tmp_path / "tree.csv"
+    tree.write_text("PATH_TO_ROOT,SEQUENCE,IMMEDIATE_PARENT,CODE,CODE_TEXT\n,1,,LP1,root\n")
+    items = tmp_path / "d_labitems.csv"
+    items.write_text("itemid,label,fluid,category\n50931,Glucose,Blood,Chemistry\n"
+                     "50912,Creatinine,Blood,Chemistry\n")
+    out = run(capsys, tmp_path, "labs", [{"id": "x", "codes": ["50931", "50912"]}],
+              [{"id": "x", "output": "Glucose for Blood (Chemistry)"}],
+              "--loinc-hierarchy", str(tree), "--titles", str(items), "--lab-codes", "itemid",
+              "--loinc-leaf", "parent")
+    assert out["rows"][0]["codes"] == ["50931"]
+    # no itemid is in the hierarchy: each is its own node at every level (the code's fallback)
+    assert [lv["recall"] for lv in out["levels"]] == [0.5, 0.5, 0.5, 0.5]

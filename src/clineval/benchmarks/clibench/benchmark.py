@@ -42,7 +42,7 @@ CODE_FILES = {
 }
 _DATA_KEYS = {"task", "source", "hosp", "note", "lab_loinc_map", "loinc_hierarchy", "ndc_atc",
               "atc_titles", "sample", "demo", "first_batch", "record", "profile", "history",
-              "radiology", "lab_values"}
+              "radiology", "lab_values", "lab_codes"}
 
 
 def _kind(task: Record) -> str:

@@ -39,6 +39,7 @@ DEFAULTS: Record = {
     "history": True,              # the previous admission's diagnoses (diagnoses only)
     "radiology": "findings",      # findings: indication and findings | full report
     "lab_values": "all",          # all results | numeric (the code drops text-only results)
+    "lab_codes": "loinc",         # loinc: itemids mapped to LOINC | itemid: the itemids (code)
 }
 
 
@@ -139,9 +140,11 @@ def targets(kind: str, data: Record, sources: Sources, admissions: pd.DataFrame,
         excluded = _icd9_procedures(sources)
         return {h: c for h, c in batch.items() if h in noted and h not in excluded and c}, {}
     if kind == "labs":
-        mapping = loinc.read_itemid_map(sources["lab_loinc_map"]).loinc
         batch = first_batch(sources["labevents"], "labevents", "charttime", "itemid", admit,
                             rule)
+        if data["lab_codes"] == "itemid":
+            return {h: b for h, b in batch.items() if h in noted and b}, {}
+        mapping = loinc.read_itemid_map(sources["lab_loinc_map"]).loinc
         gold = {h: list(dict.fromkeys(mapping[i] for i in items if i in mapping))
                 for h, items in batch.items() if h in noted}
         return {h: g for h, g in gold.items() if g}, {h: batch[h] for h in gold if gold[h]}
@@ -254,7 +257,8 @@ def data_settings(data: Record) -> Record:
     merged = {**DEFAULTS, **{k: data[k] for k in DEFAULTS if k in data}}
     for key, allowed in (("first_batch", ("paper", "code")), ("record", ("sections",
                          "paragraphs")), ("profile", ("paper", "code")),
-                         ("radiology", ("findings", "full")), ("lab_values", ("all", "numeric"))):
+                         ("radiology", ("findings", "full")), ("lab_values", ("all", "numeric")),
+                         ("lab_codes", ("loinc", "itemid"))):
         if merged[key] not in allowed:
             raise ConfigError(f"data.{key}={merged[key]!r}; use {' or '.join(allowed)}")
     return merged

@@ -47,6 +47,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         "(public code)")
     parser.add_argument("--atc-levels", choices=("paper", "code"), default="paper")
     parser.add_argument("--loinc-leaf", choices=("term", "parent"), default="term")
+    parser.add_argument("--lab-codes", choices=("loinc", "itemid"), default="loinc",
+                        help="labs: LOINC numbers (paper) or MIMIC itemids read as LOINC (code)")
     parser.add_argument("--parsing", choices=("paper", "code"), default="paper",
                         help="item splitting and explicit codes: the project's (paper) or the "
                         "public scorer's (code: dotted ICD-10-CM-like codes only)")
@@ -54,8 +56,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="sentence encoder: bundled-minilm or a local model directory")
 
 
-def read_gold(path: Path, kind: str) -> list[Record]:
-    system = kinds.kind(kind).system
+def read_gold(path: Path, kind: str, scoring: Record) -> list[Record]:
+    system = kinds.system(kind, scoring)
     rows, seen = [], set()
     for line, record in enumerate(read_jsonl(path, ("id", "codes")), start=1):
         id_ = str(record["id"])
@@ -91,16 +93,17 @@ def read_outputs(path: Path, ids: list[str]) -> dict[str, str]:
 
 
 def run(args: argparse.Namespace) -> int:
-    gold = read_gold(args.gold, args.task)
+    settings_given = {
+        "empty": args.empty, "threshold": args.threshold, "encoder": args.encoder,
+        "atc_levels": args.atc_levels, "loinc_leaf": args.loinc_leaf, "parsing": args.parsing,
+        "lab_codes": args.lab_codes}
+    gold = read_gold(args.gold, args.task, settings_given)
     ids = [row["id"] for row in gold]
     outputs = read_outputs(args.predictions, ids)
     files = {role: path for role, path in (
         (TITLE_ROLE[args.task], args.titles), ("loinc_hierarchy", args.loinc_hierarchy),
         ("lab_loinc_map", args.lab_loinc_map)) if path is not None}
-    scorer = Scorer(args.task, settings({
-        "empty": args.empty, "threshold": args.threshold, "encoder": args.encoder,
-        "atc_levels": args.atc_levels, "loinc_leaf": args.loinc_leaf,
-        "parsing": args.parsing}), files)
+    scorer = Scorer(args.task, settings(settings_given), files)
     rows, summary = scorer.score(ids, [row["codes"] for row in gold],
                                  [outputs[i] for i in ids])
     result = {

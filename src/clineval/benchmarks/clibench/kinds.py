@@ -3,6 +3,7 @@ definitions and the public code's (``compat``)."""
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -36,6 +37,18 @@ _KINDS = {
 ATC_LEVELS = {"paper": atc.PAPER_LENGTHS, "code": atc.CODE_LENGTHS}
 
 
+#: Lab codes read as MIMIC itemids (the public code's ``compat`` reading): any digits.
+ITEMID = CodeSystem("MIMIC-IV itemid", re.compile(r"\b\d{5,6}\b"),
+                    lambda code: code.strip() if code.strip().isdigit() else None)
+
+
+def system(kind_name: str, scoring: Record) -> CodeSystem:
+    """The code system answers are parsed in (labs under ``lab_codes: itemid``: itemids)."""
+    if kind_name == "labs" and scoring.get("lab_codes", "loinc") == "itemid":
+        return ITEMID
+    return kind(kind_name).system
+
+
 def kind(name: str) -> Kind:
     if name not in _KINDS:
         raise ConfigError(f"CliBench task {name!r}; tasks: {', '.join(KINDS)}")
@@ -55,7 +68,10 @@ def levels(kind_name: str, scoring: Record, hierarchy: Path | None) -> list[tupl
                     "CliBench labs: set scoring.loinc_hierarchy (or --loinc-hierarchy) to the "
                     "LOINC release's ComponentHierarchyBySystem.csv (licensed: loinc.org)"
                 )
-            return loinc.read_hierarchy(hierarchy).levels(scoring.get("loinc_leaf", "term"))
+            tree = loinc.read_hierarchy(hierarchy)
+            if scoring.get("lab_codes", "loinc") == "itemid":
+                return tree.fallback_levels(scoring.get("loinc_leaf", "parent"))
+            return tree.levels(scoring.get("loinc_leaf", "term"))
         case "prescriptions":
             choice = scoring.get("atc_levels", "paper")
             if choice not in ATC_LEVELS:

@@ -30,12 +30,16 @@ def procedure_titles(d_icd_procedures: Path | None) -> dict[str, str]:
     return {c: t for c, t in read_d_icd(d_icd_procedures, 10).items() if icd10pcs.canonical(c)}
 
 
-def lab_candidates(hierarchy: Path | None, itemid_map: Path | None, d_labitems: Path | None
-                   ) -> tuple[list[str], list[tuple[str, ...]]]:
+def lab_candidates(hierarchy: Path | None, itemid_map: Path | None, d_labitems: Path | None,
+                   itemids: bool = False) -> tuple[list[str], list[tuple[str, ...]]]:
     """LOINC terms by their LOINC text, and MIMIC lab items by ``label for fluid (category)``
-    mapped to their LOINC number."""
+    mapped to their LOINC number (``itemids``: the items themselves, the public code's pool)."""
     titles: list[str] = []
     codes: list[tuple[str, ...]] = []
+    if itemids:
+        items = read_d_labitems(d_labitems) if d_labitems is not None else {}
+        return ([item.title for _, item in sorted(items.items())],
+                [(str(itemid),) for itemid in sorted(items)])
     if hierarchy is not None:
         for code, text in sorted(loinc.read_hierarchy(hierarchy).titles.items()):
             if loinc.canonical(code) and text:
@@ -51,8 +55,8 @@ def lab_candidates(hierarchy: Path | None, itemid_map: Path | None, d_labitems: 
 
 
 @cache
-def candidates(kind: str, files: tuple[tuple[str, Path | None], ...], encoder: str
-               ) -> Candidates:
+def candidates(kind: str, files: tuple[tuple[str, Path | None], ...], encoder: str,
+               itemids: bool = False) -> Candidates:
     """The task's candidates from its files (role -> path), cached per process."""
     paths = dict(files)
     if kind == "diagnoses":
@@ -61,7 +65,7 @@ def candidates(kind: str, files: tuple[tuple[str, Path | None], ...], encoder: s
         return Candidates.from_titles(procedure_titles(paths.get("d_icd_procedures")), encoder)
     if kind == "labs":
         titles, codes = lab_candidates(paths.get("loinc_hierarchy"), paths.get("lab_loinc_map"),
-                                       paths.get("d_labitems"))
+                                       paths.get("d_labitems"), itemids)
         return Candidates(titles, codes, encoder)
     if kind == "prescriptions":
         titles = atc.read_titles(paths["atc_titles"]) if paths.get("atc_titles") else {}

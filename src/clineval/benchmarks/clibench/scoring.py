@@ -31,6 +31,7 @@ DEFAULTS: Record = {
     "atc_levels": "paper",      # prefix lengths 1/3/4/5 (paper) | 1/2/3/4 (code)
     "loinc_leaf": "term",       # finest lab level: the LOINC term (paper) | its parent (code)
     "parsing": "paper",         # item splitting and explicit codes: paper | code (dotted CM)
+    "lab_codes": "loinc",       # lab targets: LOINC through the itemid map | itemid (code)
 }
 #: The files a task's scoring may read, by role.
 FILE_ROLES = ("d_icd_diagnoses", "d_icd_procedures", "loinc_hierarchy", "lab_loinc_map",
@@ -85,7 +86,9 @@ class Scorer:
     def mapper(self) -> Mapper:
         encoder = self.settings["encoder"]
         files = tuple(sorted((role, path) for role, path in self.files.items()))
-        return Mapper(kinds.kind(self.kind).system, pools.candidates(self.kind, files, encoder),
+        itemids = self.kind == "labs" and self.settings["lab_codes"] == "itemid"
+        return Mapper(kinds.system(self.kind, self.settings),
+                      pools.candidates(self.kind, files, encoder, itemids),
                       self.settings["threshold"], self.settings["parsing"])
 
     def levels(self) -> list[tuple[str, Any]]:
@@ -94,7 +97,7 @@ class Scorer:
     def canonical_gold(self, codes: Sequence[str]) -> list[str]:
         """Gold codes in canonical form; a code the system does not know is a ``ValueError``
         naming it."""
-        system = kinds.kind(self.kind).system
+        system = kinds.system(self.kind, self.settings)
         found = []
         for code in codes:
             canonical = system.canonical(code)
@@ -158,6 +161,8 @@ def settings(scoring: Record | None) -> Record:
     merged = {**DEFAULTS, **{k: v for k, v in given.items() if k in DEFAULTS}}
     if merged["empty"] not in hierarchical.EMPTY_POLICIES:
         raise ConfigError(f"scoring.empty={merged['empty']!r}; use zero or drop")
+    if merged["lab_codes"] not in ("loinc", "itemid"):
+        raise ConfigError(f"scoring.lab_codes={merged['lab_codes']!r}; use loinc or itemid")
     if merged["parsing"] not in ("paper", "code"):
         raise ConfigError(f"scoring.parsing={merged['parsing']!r}; use paper or code")
     if merged["loinc_leaf"] not in ("term", "parent"):

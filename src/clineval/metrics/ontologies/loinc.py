@@ -57,6 +57,15 @@ class Hierarchy:
             return {path[-1] for path in paths if path}
         return {path[index] for path in paths if len(path) > index}
 
+    def fallback_levels(self, leaf: str = "parent") -> list[tuple[str, object]]:
+        """The public CliBench scorer's reading (``compat``): a code without a path in the
+        hierarchy (a MIMIC itemid read as a LOINC number) is its own node at every level."""
+        def at(code: str, index: int) -> set[str]:
+            found = self.at(code, index, leaf) if code in self.paths else set()
+            return found or {code}
+
+        return [(name, lambda code, i=i: at(code, i)) for i, name in enumerate(LEVELS)]
+
     def levels(self, leaf: str = "term") -> list[tuple[str, object]]:
         if leaf not in LEAF_KINDS:
             raise ValueError(f"leaf={leaf!r}; use one of {', '.join(LEAF_KINDS)}")
