@@ -99,3 +99,14 @@ def test_real_mimic_code_map():
     assert len(mapping.loinc) == 1398
     assert [row for row, _ in mapping.skipped] == [771, 905]
     assert mapping.loinc["50912"] == "2160-0" and mapping.loinc["51222"] == "718-7"
+
+
+def test_shipped_mimic_code_map_is_the_official_default(tmp_path):
+    from clineval.benchmarks.clibench.scoring import scoring_files
+    from clineval.mimic.resources import d_labitems_to_loinc
+
+    mapping = loinc.read_itemid_map(d_labitems_to_loinc())
+    assert mapping.loinc["50912"] == "2160-0" and len(mapping.loinc) > 1000
+    files = scoring_files("labs", {"source": "official", "hosp": str(tmp_path),
+                                   "loinc_hierarchy": str(tmp_path / "h.csv")})
+    assert files["lab_loinc_map"] == d_labitems_to_loinc()

@@ -78,7 +78,12 @@ def _official(task: Record, task_name: str, kind: str) -> dict[str, Path]:
                                f"MIMIC-IV {folder}/{table}.csv(.gz)", MIMIC_WHERE,
                                f"tasks.{task_name}.data.{folder}", NAME)
     for role, (description, where) in CODE_FILES.get(kind, {}).items():
-        files[role] = require(data.get(role), task_name, description, where,
+        given = data.get(role)
+        if role == "lab_loinc_map" and given is None:
+            from clineval.mimic.resources import d_labitems_to_loinc
+
+            given = d_labitems_to_loinc()  # the shipped mimic-code map (MIT)
+        files[role] = require(given, task_name, description, where,
                               f"tasks.{task_name}.data.{role}", NAME)
     return files
 
