@@ -7,6 +7,7 @@ import importlib
 from clineval.benchmarks.base import Benchmark
 
 _MODULES = {
+    "clibench": "clineval.benchmarks.clibench.benchmark",
     "clue": "clineval.benchmarks.clue.benchmark",
     "medcalc": "clineval.benchmarks.medcalc.benchmark",
     "meddisk": "clineval.benchmarks.meddisk.benchmark",
