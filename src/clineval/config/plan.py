@@ -352,6 +352,21 @@ def build_plan(
     return plan
 
 
+def _scoring_input_hashes(plan: Plan, task: str, hashes: FileHashCache) -> dict[str, Any]:
+    """Path and sha256 of each file the task's scoring reads. A demo source of the task (a
+    synthetic ontology, say) does not exist before the workflow writes it: its content follows
+    from the data identity, which the scoring identity holds through the generation's, so its
+    hash is None here and the score record holds the hash it read."""
+    made = set(plan.sources(task).values()) if plan.cfg["tasks"][task]["data"].get(
+        "source") == "demo" else set()
+    return {
+        role: {"path": str(path),
+               "sha256": None if path in made else hashes.sha256(path, f"tasks.{task} scoring "
+                                                                        f"{role}")}
+        for role, path in sorted(plan.scoring_inputs(task).items())
+    }
+
+
 def _compute_identities(plan: Plan) -> None:
     cfg = plan.cfg
     hashes = plan.file_hashes = FileHashCache(plan.results / "identity" / "file-hashes.json")
@@ -380,13 +395,8 @@ def _compute_identities(plan: Plan) -> None:
         ids[f"data/{task}"] = ident
         data_sha[task] = ident["sha"]
         templates[task] = _load_templates(plan.conf_dir, task, spec)
-    scoring_inputs = {
-        task: {
-            role: {"path": str(path), "sha256": hashes.sha256(path, f"tasks.{task} scoring {role}")}
-            for role, path in sorted(plan.scoring_inputs(task).items())
-        }
-        for task in sorted({c.task for c in plan.cells})
-    }
+    scoring_inputs = {task: _scoring_input_hashes(plan, task, hashes)
+                      for task in sorted({c.task for c in plan.cells})}
     hashes.save()
     for model in sorted({c.model for c in plan.cells}):
         build = cfg["models"][model].get("build")

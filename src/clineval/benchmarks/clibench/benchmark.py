@@ -62,6 +62,8 @@ def _demo_files(kind: str) -> dict[str, str]:
     files = {t: str(layout.table(t)) for t in (*COMMON_TABLES, *TASK_TABLES[kind])}
     for role in CODE_FILES.get(kind, {}):
         files[role] = str(getattr(layout, role))
+    if kind == "prescriptions":  # scoring's ATC titles: a source the demo writes
+        files["atc_titles"] = str(layout.atc_titles)
     return files
 
 
