@@ -31,7 +31,7 @@ from clineval.benchmarks.medcalc.calculators import (
 from clineval.benchmarks.medcalc.calculators.base import format_weeks_days
 from clineval.benchmarks.medcalc.extract_official import WEEKS_DAYS_IDS, official_check
 from clineval.benchmarks.medcalc.loader import parse_entities
-from clineval.io import DataError
+from clineval.io import DataError, open_text
 
 LABEL_SOURCES = ("dataset", "recomputed", "file")
 MISSING_LABELS = ("drop", "dataset")  # a row the label file lacks: drop it, or keep its label
@@ -62,11 +62,7 @@ def is_not_applicable(answer: object) -> bool:
 def read_label_file(path: Path) -> tuple[str, dict[int, Label]]:
     """A label CSV in the v1.x or the corrected layout -> (layout, ``{row id: Label}``)."""
     path = Path(path)
-    try:
-        handle = path.open(encoding="utf-8", newline="")
-    except FileNotFoundError as err:
-        raise DataError(path, None, None, "file not found") from err
-    with handle:
+    with open_text(path) as handle:
         reader = csv.DictReader(handle)
         fields = reader.fieldnames or []
         id_column = next((c for c in LAYOUTS if c in fields), None)

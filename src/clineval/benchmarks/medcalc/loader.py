@@ -4,11 +4,10 @@ from __future__ import annotations
 
 import ast
 import csv
-import json
 from pathlib import Path
 from typing import Any
 
-from clineval.io import DataError
+from clineval.io import DataError, open_text, read_json
 
 COLUMNS = (
     "Row Number",
@@ -81,11 +80,7 @@ def parse_entities(text: str, path: Path | str = "<entities>", row: int | None =
 def read_test_csv(path: Path, version: str = "1.0") -> list[dict[str, Any]]:
     """Official ``test_data.csv`` (of ``version``) -> one example per row, ``id`` = row number."""
     version = check_version(version)
-    try:
-        handle = path.open(encoding="utf-8", newline="")
-    except FileNotFoundError as err:
-        raise DataError(path, None, None, "file not found") from err
-    with handle:
+    with open_text(path) as handle:
         reader = csv.DictReader(handle)
         missing = [c for c in COLUMNS if c not in (reader.fieldnames or ())]
         if missing:
@@ -152,10 +147,4 @@ def exemplar_records(raw: dict[str, Any], source: str, path: Path | str) -> list
 
 def read_exemplar_json(path: Path) -> list[dict[str, Any]]:
     """The official ``one_shot_finalized_explanation.json``."""
-    try:
-        raw = json.loads(path.read_text(encoding="utf-8"))
-    except FileNotFoundError as err:
-        raise DataError(path, None, None, "file not found") from err
-    except json.JSONDecodeError as err:
-        raise DataError(path, err.lineno, None, f"invalid JSON: {err.msg}") from err
-    return exemplar_records(raw, "official", path)
+    return exemplar_records(read_json(path), "official", path)
