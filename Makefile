@@ -5,10 +5,17 @@ VENV ?= .venv
 TORCH_SPEC ?= torch==2.13.0
 CORES ?= 2
 BIN := $(abspath $(VENV))/bin
+# uv installs in parallel from its cache; pip's own find-links (a local torch wheel, where the
+# machine has one) are passed on, since uv does not read pip's configuration.
+FIND_LINKS ?= $(shell $(PYTHON) -m pip config get global.find-links 2>/dev/null)
+UV_FLAGS := --python $(BIN)/python $(if $(FIND_LINKS),--find-links $(FIND_LINKS))
 export PATH := $(BIN):$(PATH)
 export HF_HUB_OFFLINE := 1
 export TRANSFORMERS_OFFLINE := 1
 export HF_DATASETS_OFFLINE := 1
+# Every workflow step is a process: let Python keep the byte code it compiles, or each one
+# compiles torch and transformers again.
+unexport PYTHONDONTWRITEBYTECODE
 
 .PHONY: setup demo test lint clean
 
@@ -16,9 +23,8 @@ setup: $(VENV)/.installed
 
 $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet "$(TORCH_SPEC)"
-	$(BIN)/python -m pip install --quiet -e ".[dev]"
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check uv
+	$(BIN)/uv pip install --quiet $(UV_FLAGS) "$(TORCH_SPEC)" -e ".[dev]"
 	touch $@
 
 demo: setup

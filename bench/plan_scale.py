@@ -8,7 +8,10 @@ conf/ and envs/; nothing is written into the repository. Timed, each the median 
 - ``plan``: ``clineval plan grid=scale``;
 - ``dry run``: ``snakemake -n all_tables --quiet`` (after one untimed run that writes the
   identities; printing every job would add seconds of Snakemake's logging);
-- ``no-op``: ``snakemake all_tables --cores N`` on a finished run.
+- ``no-op``: ``snakemake all_tables --cores N`` on a finished run;
+- ``floor``: Snakemake's own no-op for the same rules and declared files with no clineval code
+  (``bench/snakemake_floor.py --layout task``: requests and scoring per model and benchmark, as
+  the workflow runs them), timed in the same run, so that the no-op is read as a ratio to it.
 
 Snakemake's start is in every Snakemake phase; the table also shows them without it.
 
@@ -43,10 +46,15 @@ from typing import Any
 
 from clineval.cli import main as clineval_main
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import snakemake_floor
+
 ROOT = Path(__file__).resolve().parents[1]
 COPIED = ("Snakefile", "rules", "conf", "envs")
 MODES = ("zero_shot", "cot", "one_shot")
-TARGETS = {"dry run": 10.0, "no-op": 5.0}
+TARGETS = {"dry run": 10.0}
+#: The no-op's target: at most this many times Snakemake's own floor for the same layout.
+NOOP_OVER_FLOOR = 1.2
 COMMAND = re.compile(r"^clineval (?P<args>.+?)\s*> (?P<log>\S+) 2>&1$")
 
 
@@ -193,7 +201,16 @@ def bench(work: Path, models: int, runs: int, cores: int) -> dict[str, Any]:
     if "Nothing to be done" not in check:
         raise SystemExit(f"the finished run is not complete for Snakemake:\n{check[-3000:]}")
     noop = [*snakemake, "all_tables", "--cores", str(cores), *config]
-    times["no-op"] = timed(noop, repo, runs, "Nothing to be done")
+    floor_dir = work / "floor"
+    floor_dir.mkdir()
+    snakemake_floor.build(floor_dir, [f"c{i:04d}" for i in range(models)], "task")
+    floor = [*snakemake, "all", "--cores", str(cores)]
+    run(floor, floor_dir)  # warms caches, as the no-op's check run did
+    times["no-op"], times["floor"] = [], []
+    for _ in range(runs):  # interleaved, so that both see the same machine
+        times["no-op"] += timed(noop, repo, 1, "Nothing to be done")
+        times["floor"] += timed(floor, floor_dir, 1, "Nothing to be done")
+    ratio = statistics.median(times["no-op"]) / statistics.median(times["floor"])
     return {
         "cells": cells,
         "jobs": jobs,
@@ -204,6 +221,8 @@ def bench(work: Path, models: int, runs: int, cores: int) -> dict[str, Any]:
         "snakemake_cores": cores,
         "machine": {"cpus": len(os.sched_getaffinity(0)), "cpu": cpu_model(),
                     "python": platform.python_version()},
+        "noop_over_floor": {"ratio": round(ratio, 2), "target": NOOP_OVER_FLOOR,
+                            "pass": ratio <= NOOP_OVER_FLOOR},
         "phases": {
             name: {
                 "median_s": round(statistics.median(values), 2),
@@ -232,6 +251,9 @@ def report(result: dict[str, Any]) -> str:
         target = "-" if phase["target_s"] is None else f"<= {phase['target_s']:g} s"
         verdict = "-" if phase["pass"] is None else ("pass" if phase["pass"] else "FAIL")
         rows.append(f"| {name} | {phase['median_s']:.2f} | {net} | {target} | {verdict} |")
+    over = result["noop_over_floor"]
+    rows.append(f"\nno-op / Snakemake's floor: {over['ratio']:.2f} (target <= {over['target']}): "
+                f"{'pass' if over['pass'] else 'FAIL'}")
     return "\n".join(rows)
 
 

@@ -1,11 +1,18 @@
 # Config loading, validation and the plan (cells + identity files); input functions.
+import re
 import sys
+from functools import partial
 from pathlib import Path
 
 from clineval.config.compose import ConfigError
 from clineval.config.plan import build_plan
 from clineval.provenance.settle import settle
-from clineval.workflow.resources import CONDA_ENVS, DEFAULT_CONDA_ENV, model_resources
+from clineval.workflow.resources import (
+    CONDA_ENVS,
+    DEFAULT_CONDA_ENV,
+    model_resources,
+    scoring_resources,
+)
 
 
 try:
@@ -26,10 +33,24 @@ try:
     }
 except ConfigError as err:
     sys.exit(f"clineval: configuration error: {err}")
+try:
+    SCORING_RESOURCES = {
+        bench: scoring_resources({t: PLAN.cfg["tasks"][t] for t in PLAN.benchmark_tasks(bench)})
+        .snakemake()
+        for bench in PLAN.benchmarks
+    }
+except ConfigError as err:
+    sys.exit(f"clineval: configuration error: {err}")
 PLAN_CONDA_ENVS = {
     name: f"../envs/{CONDA_ENVS.get(spec['backend'], DEFAULT_CONDA_ENV)}"
     for name, spec in PLAN.cfg["models"].items()
 }
+DEMO_TASKS = [t for t in sorted({c.task for c in PLAN.cells})
+              if PLAN.cfg["tasks"][t]["data"]["source"] == "demo"]
+# derive_data serves the tasks with official sources only (a demo task has its own rule)
+OFFICIAL_TASKS_PATTERN = "|".join(
+    re.escape(t) for t in sorted({c.task for c in PLAN.cells}) if t not in DEMO_TASKS
+) or "(?!)"
 RESULTS = str(PLAN.results)
 DATA = str(PLAN.data_root)
 LOGS = f"{RESULTS}/logs"
@@ -85,13 +106,61 @@ def table_summaries(wildcards):
     return [str(PLAN.artifact("scores", c, ".json")) for c in PLAN.tables[wildcards.table]]
 
 
-def tokenizer_input(wildcards):
-    """A built model's files: the requests step counts tokens with its tokenizer."""
+def table_rows(wildcards):
+    """Per-example score rows of the table's cells, when its spec sets ``rows: true``."""
+    if not PLAN.table_rows(wildcards.table):
+        return []
+    return [str(PLAN.artifact("scores", c)) for c in PLAN.tables[wildcards.table]]
+
+
+def cell_files(benchmark, kind, suffix):
+    """One job's per-cell files: every (task, mode) of the benchmark, for ``{model}``."""
+    return [f"{RESULTS}/{kind}/{{model}}/{task}/{mode}{suffix}"
+            for task, mode in PLAN.benchmark_cells(benchmark)]
+
+
+def requests_inputs(wildcards, benchmark):
+    """Identities and derived data of the cells; a built model's tokenizer config."""
+    cells = PLAN.cells_of_group(wildcards.model, benchmark)
+    inputs = {f"identity_{i}": str(PLAN.identity_file(c.model, c.task, c.mode, "requests"))
+              for i, c in enumerate(cells)}
+    for task in sorted({c.task for c in cells}):
+        inputs |= {f"{task}_{k}": v for k, v in derived(task).items()}
     config = PLAN.tokenizer_config(wildcards.model)
-    return {"model": str(config)} if config else {}
+    return inputs | ({"model": str(config)} if config else {})
 
 
-def model_dir_flag(wildcards):
-    spec = PLAN.cfg["models"][wildcards.model]
-    model_dir = PLAN.model_dir(wildcards.model)
-    return f"--model-dir {model_dir}" if spec.get("context") and model_dir else ""
+def requests_command(wildcards, benchmark):
+    parts = ["clineval step requests"]
+    if PLAN.cfg["models"][wildcards.model].get("context") and PLAN.model_dir(wildcards.model):
+        parts.append(f"--model-dir {PLAN.model_dir(wildcards.model)}")
+    for c in PLAN.cells_of_group(wildcards.model, benchmark):
+        data = derived(c.task)
+        parts.append(f"--cell {PLAN.identity_file(c.model, c.task, c.mode, 'requests')} "
+                     f"{data['examples']} {data['exemplars']} {PLAN.artifact('requests', c)} "
+                     f"{PLAN.record_file('requests', c.path)}")
+    return " ".join(parts)
+
+
+def score_inputs(wildcards, benchmark):
+    """Identities, examples and generations of the cells, and the files scoring reads."""
+    cells = PLAN.cells_of_group(wildcards.model, benchmark)
+    inputs = {}
+    for i, c in enumerate(cells):
+        inputs[f"identity_{i}"] = str(PLAN.identity_file(c.model, c.task, c.mode, "scoring"))
+        inputs[f"generations_{i}"] = str(PLAN.artifact("generations", c))
+    for task in sorted({c.task for c in cells}):
+        inputs[f"{task}_examples"] = derived(task)["examples"]
+        paths = PLAN.scoring_inputs(task).values()
+        inputs |= {f"{task}_scoring_input_{k}": str(path) for k, path in enumerate(paths)}
+    return inputs
+
+
+def score_command(wildcards, benchmark):
+    parts = ["clineval step score"]
+    for c in PLAN.cells_of_group(wildcards.model, benchmark):
+        parts.append(f"--cell {PLAN.identity_file(c.model, c.task, c.mode, 'scoring')} "
+                     f"{derived(c.task)['examples']} {PLAN.artifact('generations', c)} "
+                     f"{PLAN.artifact('scores', c)} {PLAN.artifact('scores', c, '.json')} "
+                     f"{PLAN.record_file('scores', c.path)}")
+    return " ".join(parts)

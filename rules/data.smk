@@ -6,25 +6,29 @@ localrules:
     build_model,
 
 
-# One rule per demo task: its outputs are the files the benchmark names (one or several).
-for _task in sorted({c.task for c in PLAN.cells}):
-    if PLAN.cfg["tasks"][_task]["data"]["source"] != "demo":
-        continue
+# A demo task's job writes its synthetic sources (the files the benchmark names, in the official
+# format) and derives its examples from them, in one process; an official task's job derives
+# from the user's files.
+for _task in DEMO_TASKS:
 
     rule:
         name:
-            f"demo_sources_{_task}"
+            f"derive_demo_{_task}"
         localrule: True
         input:
             identity=str(PLAN.identity_file("data", _task)),
         output:
-            [str(p) for p in PLAN.sources(_task).values()],
+            sources=[str(p) for p in PLAN.sources(_task).values()],
+            examples=derived(_task)["examples"],
+            exemplars=derived(_task)["exemplars"],
+            record=str(PLAN.record_file("data", _task)),
         log:
-            f"{LOGS}/data/{_task}.demo.log",
+            f"{LOGS}/data/{_task}.derive.log",
         conda:
             "../envs/cpu.yaml"
         shell:
-            "clineval step demo --identity {input.identity} > {log} 2>&1"
+            "clineval step derive --demo --identity {input.identity} --examples {output.examples}"
+            " --exemplars {output.exemplars} --record {output.record} > {log} 2>&1"
 
 
 rule derive_data:
@@ -35,6 +39,8 @@ rule derive_data:
         examples=f"{DATA}/derived/{{task}}/examples.jsonl",
         exemplars=f"{DATA}/derived/{{task}}/exemplars.jsonl",
         record=f"{DATA}/derived/{{task}}/provenance.json",
+    wildcard_constraints:
+        task=OFFICIAL_TASKS_PATTERN,
     log:
         f"{LOGS}/data/{{task}}.derive.log",
     conda:

@@ -1,26 +1,24 @@
-# Requests: each example rendered as chat messages for a model and mode (cheap, CPU).
+# Requests: each example rendered as chat messages for a model and mode (cheap, CPU). One job
+# per (model, benchmark) renders all of its cells (the tokenizer loads once); every cell keeps
+# its own requests file and provenance record.
 
 
-localrules:
-    requests,
+for _bench in PLAN.benchmarks:
 
-
-rule requests:
-    input:
-        unpack(tokenizer_input),
-        identity=identity("requests"),
-        examples=f"{DATA}/derived/{{task}}/examples.jsonl",
-        exemplars=f"{DATA}/derived/{{task}}/exemplars.jsonl",
-    output:
-        requests=f"{RESULTS}/requests/{{model}}/{{task}}/{{mode}}.jsonl",
-        record=f"{RESULTS}/requests/{{model}}/{{task}}/{{mode}}.prov.json",
-    params:
-        model_dir=model_dir_flag,
-    log:
-        f"{LOGS}/requests/{{model}}/{{task}}/{{mode}}.log",
-    conda:
-        "../envs/cpu.yaml"
-    shell:
-        "clineval step requests --identity {input.identity} --examples {input.examples}"
-        " --exemplars {input.exemplars} --out {output.requests} --record {output.record}"
-        " {params.model_dir} > {log} 2>&1"
+    rule:
+        name:
+            f"requests_{_bench}"
+        localrule: True
+        input:
+            unpack(partial(requests_inputs, benchmark=_bench)),
+        output:
+            requests=cell_files(_bench, "requests", ".jsonl"),
+            records=cell_files(_bench, "requests", ".prov.json"),
+        params:
+            command=partial(requests_command, benchmark=_bench),
+        log:
+            f"{LOGS}/requests/{{model}}/{_bench}.log",
+        conda:
+            "../envs/cpu.yaml"
+        shell:
+            "{params.command} > {log} 2>&1"

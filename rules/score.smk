@@ -1,24 +1,27 @@
-# Scores: extraction and metrics per example (.jsonl) and per cell (.json). No GPU.
+# Scores: extraction and metrics per example (.jsonl) and per cell (.json). No GPU unless a
+# benchmark's scoring asks for one (`tasks.<task>.resources`). One job per (model, benchmark)
+# scores all of its cells, loading encoders and ontologies once; the files a benchmark's
+# scoring reads (Benchmark.scoring_inputs) are inputs of the job and of its identities.
 
 
-rule score:
-    input:
-        identity=identity("scoring"),
-        examples=f"{DATA}/derived/{{task}}/examples.jsonl",
-        generations=f"{RESULTS}/generations/{{model}}/{{task}}/{{mode}}.jsonl",
-    output:
-        rows=f"{RESULTS}/scores/{{model}}/{{task}}/{{mode}}.jsonl",
-        summary=f"{RESULTS}/scores/{{model}}/{{task}}/{{mode}}.json",
-        record=f"{RESULTS}/scores/{{model}}/{{task}}/{{mode}}.prov.json",
-    log:
-        f"{LOGS}/scores/{{model}}/{{task}}/{{mode}}.log",
-    resources:
-        cpus_per_task=1,
-        mem_mb=4000,
-        runtime=60,
-    conda:
-        "../envs/cpu.yaml"
-    shell:
-        "clineval step score --identity {input.identity} --examples {input.examples}"
-        " --generations {input.generations} --rows {output.rows}"
-        " --summary {output.summary} --record {output.record} > {log} 2>&1"
+for _bench in PLAN.benchmarks:
+
+    rule:
+        name:
+            f"score_{_bench}"
+        input:
+            unpack(partial(score_inputs, benchmark=_bench)),
+        output:
+            rows=cell_files(_bench, "scores", ".jsonl"),
+            summaries=cell_files(_bench, "scores", ".json"),
+            records=cell_files(_bench, "scores", ".prov.json"),
+        params:
+            command=partial(score_command, benchmark=_bench),
+        log:
+            f"{LOGS}/scores/{{model}}/{_bench}.log",
+        resources:
+            **SCORING_RESOURCES[_bench],
+        conda:
+            "../envs/cpu.yaml"
+        shell:
+            "{params.command} > {log} 2>&1"

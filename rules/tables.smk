@@ -1,4 +1,5 @@
-# Tables: a table spec (conf/table/) over the score summaries of its cells -> CSV, MD, LaTeX.
+# Tables: a table spec (conf/table/) over the score summaries of its cells (and their
+# per-example rows when the spec sets `rows: true`) -> CSV, MD, LaTeX.
 
 
 localrules:
@@ -9,6 +10,7 @@ rule table:
     input:
         identity=identity("table"),
         summaries=table_summaries,
+        rows=table_rows,
     output:
         csv=f"{RESULTS}/tables/{{table}}.csv",
         md=f"{RESULTS}/tables/{{table}}.md",

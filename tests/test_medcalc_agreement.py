@@ -39,9 +39,9 @@ def errata_rows(text: str) -> dict[int, tuple[int, str, str, str]]:
     rows: dict[int, tuple[int, str, str, str]] = {}
     calculator = None
     for line in text.splitlines():
-        heading = re.match(r"^## (\d+) · ", line)
-        if heading:
-            calculator = int(heading.group(1))
+        if line.startswith("## "):  # a calculator's section, or another table (physicians)
+            heading = re.match(r"^## (\d+) · ", line)
+            calculator = int(heading.group(1)) if heading else None
             continue
         cells = re.match(r"^\| (\d+) \| (.*?) \| (.*?) \| (.*) \|$", line)
         if cells and calculator is not None:

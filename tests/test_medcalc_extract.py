@@ -10,6 +10,7 @@ import csv
 import json
 import math
 import os
+from decimal import Decimal
 from pathlib import Path
 
 import pytest
@@ -195,13 +196,14 @@ ROBUST_CASES = [
     (j("HAS-BLED 2 points"), "integer", ("2",) * 3, "2", "ok", 1),
     (j("APACHE II score 15"), "integer", ("15",) * 3, "15", "ok", 1),
     (j("3 points (range 0-9)"), "integer", ("3",) * 3, "3", "ok", 1),
-    (j("2.5"), "integer", ("3",) * 3, "3", "ok", 1),  # half-up
-    (j("2.5"), "integer", ("2",) * 3, "3", "ok", 0),
+    (j("2.5"), "integer", ("3",) * 3, "2.5", "ok", 0),  # a score is whole: 2.5 is wrong
+    (j("2.5"), "integer", ("2",) * 3, "2.5", "ok", 0),
+    (j("2.0"), "integer", ("2",) * 3, "2", "ok", 1),
     (j("05"), "integer", ("5",) * 3, "5", "ok", 1),
     (j("1,000"), "integer", ("1000",) * 3, "1000", "ok", 1),
     (j("\u22121"), "integer", ("-1",) * 3, "-1", "ok", 1),
     ('{"answer": 3}', "integer", ("3",) * 3, "3", "ok", 1),
-    (j("three"), "integer", ("3",) * 3, None, "unparseable", 0),
+    (j("three"), "integer", ("3",) * 3, "3", "ok", 1),  # number words
     # dates
     (j("The estimated due date is 03/14/2024."), "date", DUE, "03/14/2024", "ok", 1),
     (j("3/14/2024"), "date", DUE, "03/14/2024", "ok", 1),
@@ -255,6 +257,73 @@ def test_robust_table(
     assert correct_robust(extraction, gt, kind, lower, upper) == verdict  # type: ignore[arg-type]
 
 
+# The answer forms a careful grader reads without doubt (issue: the robust reading, more forms).
+FORMS = [
+    ("8,96", "decimal", "8.96"),  # decimal comma
+    ("-0,261", "decimal", "-0.261"),
+    ("1,512", "decimal", "1512"),  # three digits after a comma: thousands
+    ("0,5 mg", "decimal", "0.5"),
+    ("1\u2009512", "decimal", "1512"),  # thin-space thousands
+    ("1\u202f512.5", "decimal", "1512.5"),  # narrow no-break space
+    ("1\u00a0234", "decimal", "1234"),
+    ("3.75 x 10^4", "decimal", "37500"),  # scientific notation
+    ("3.75 × 10⁴", "decimal", "37500.0"),
+    ("1.2 x 10^-3", "decimal", "0.0012"),
+    ("3.75*10**4", "decimal", "37500.0"),
+    ("3.75 x 10^{-3}", "decimal", "0.00375"),
+    ("- 0.261", "decimal", "-0.261"),  # a minus sign apart from its number
+    ("ratio = - 1.5", "decimal", "-1.5"),
+    ("3 = 1 + 1 + 1", "integer", "3"),  # the value of an equation, on either side
+    ("LDL = 215 - 87 = 128", "decimal", "128"),
+    ("total = 2 + 3", "decimal", "5"),
+    ("str(round((144.2 - 12), 1))", "decimal", "132.2"),  # unevaluated arithmetic
+    ("(140 - 87) * 48 / (72 * 1.4)", "decimal", "25.238095238095237"),
+    ("144.2 - 12 mEq/L", "decimal", "132.2"),
+    ("\\frac{120}{4}", "decimal", "30.0"),  # LaTeX fractions
+    ("$\\dfrac{3.5}{2} \\times 2$", "decimal", "3.5"),
+    ("\\boxed{3.75 \\times 10^{4}}", "decimal", "37500.0"),
+    ("Five", "integer", "5"),  # number words
+    ("three points", "integer", "3"),
+    ("twenty-one", "integer", "21"),
+    ("10/26/23", "date", "10/26/2023"),  # two-digit years (strptime's %y pivot)
+    ("1/5/99", "date", "01/05/1999"),
+    ("28w4d", "weeks_days", "(28, 4)"),  # compact gestational ages
+    ("24+5 weeks", "weeks_days", "(24, 5)"),
+    ("1 days, 18 weeks", "weeks_days", "(18, 1)"),
+    ("3.5", "integer", "3.5"),  # kept, so a non-integer score is wrong
+    ("5-7", "integer", "5"),  # a range is not a subtraction
+    ("24.1 kg/m² (normal 18.5-24.9)", "decimal", "24.1"),
+    ("92.5 mL/min/1.73 m²", "decimal", "92.5"),
+]
+
+
+@pytest.mark.parametrize(("text", "kind", "answer"), FORMS)
+def test_robust_reads_more_answer_forms(text: str, kind: str, answer: str) -> None:
+    extraction = extract_robust(j(text), kind)  # type: ignore[arg-type]
+    assert extraction.status == "ok", extraction
+    if kind in ("decimal", "integer"):  # the same number, however it is written
+        assert Decimal(str(extraction.answer)) == Decimal(answer), extraction
+    else:
+        assert extraction.answer == answer
+
+
+def test_a_non_integer_score_is_wrong_not_rounded() -> None:
+    for text, verdict in (("3.5", 0), ("4", 1), ("4.0", 1), ("3.9", 0)):
+        extraction = extract_robust(j(text), "integer")
+        assert correct_robust(extraction, "4", "integer", "4", "4") == verdict, text
+
+
+def test_robust_never_evaluates_with_eval(monkeypatch) -> None:
+    import builtins
+
+    def refuse(*args, **kwargs):
+        raise AssertionError("eval called")
+
+    monkeypatch.setattr(builtins, "eval", refuse)
+    assert extract_robust(j("(2 + 3) * 4"), "decimal") == Extraction("20", "ok")
+    assert extract_robust(j("str(__import__('os').getcwd())"), "decimal").status != "ok"
+
+
 def test_output_type_for() -> None:
     assert output_type_for(69, "integer") == "weeks_days"
     assert output_type_for(13, "date") == "date"
@@ -286,7 +355,7 @@ def test_judge_never_raises_on_model_text(text: str, calc: tuple[int, str], sett
         extraction, correct = judge(setting, output, calculator_id=calc[0],
                                     csv_output_type=calc[1], ground_truth="3", lower="2",
                                     upper="4")
-        assert extraction.status in ("ok", "not_found", "unparseable", "error")
+        assert extraction.status in ("ok", "not_found", "unparseable", "error", "abstained")
         assert correct in (0, 1)
         assert correct == 0 or extraction.status == "ok"
 

@@ -52,7 +52,7 @@ def test_a_row_the_calculator_cannot_compute_keeps_its_label_and_says_why():
 
 
 def test_unknown_label_source_is_refused():
-    with pytest.raises(ValueError, match="known: dataset, recomputed"):
+    with pytest.raises(ValueError, match="known: dataset, recomputed, file"):
         relabel(_example("{}"), "fixed")
 
 

@@ -10,6 +10,8 @@ from hypothesis import strategies as st
 
 from clineval.benchmarks.medcalc.safe_eval import (
     EVAL_NAMES,
+    MAX_INT_DIGITS,
+    MAX_SEQ_LEN,
     NUMPY,
     ResultTooLarge,
     UnsupportedExpression,
@@ -95,7 +97,11 @@ def test_matches_python_eval_on_generated_arithmetic(source: str) -> None:
     names = {"min": min, "pow": pow, "round": round, "abs": abs, "int": int, "float": float,
              "math": math}
     expected = _outcome(lambda: eval(source, {"__builtins__": None}, names))
-    assert _outcome(lambda: safe_eval(source, EVAL_NAMES)) == expected
+    got = _outcome(lambda: safe_eval(source, EVAL_NAMES))
+    if got == ("error", "ResultTooLarge"):  # a deliberate size limit, not a disagreement
+        assert expected[0] == "error" or len(expected[1]) > min(MAX_SEQ_LEN, MAX_INT_DIGITS)
+        return
+    assert got == expected
 
 
 # Expected strings printed by NumPy 1.26.4, the version the official requirements.txt pins.

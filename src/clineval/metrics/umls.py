@@ -61,6 +61,20 @@ class UmlsStatus:
         return {"available": self.available, "reason": self.reason, "spacy_model": self.spacy_model}
 
 
+def configured_files(settings: dict[str, Any] | None) -> dict[str, Path]:
+    """The linker files a scoring job reads when ``linker_dir`` (and ``kb_path``) name them,
+    by role ``umls:<name>``; none when scispaCy's own cache is used."""
+    settings = settings or {}
+    if not settings.get("linker_dir"):
+        return {}
+    root = Path(settings["linker_dir"])
+    files = {f"umls:{k}": root / v for k, v in _LINKER_FILES.items()}
+    files["umls:types"] = root / _TYPES_FILE
+    if settings.get("kb_path"):
+        files["umls:kb"] = Path(settings["kb_path"])
+    return files
+
+
 def _cached_download(url: str) -> Path | None:
     """The file scispaCy's cache holds for ``url`` (named sha256(url)[.sha256(etag)].<name>)."""
     root = Path(os.environ.get("SCISPACY_CACHE", Path.home() / ".scispacy")) / "datasets"

@@ -3,26 +3,14 @@
 from __future__ import annotations
 
 import csv
-import gzip
 import sys
 from collections.abc import Iterator, Sequence
 from pathlib import Path
-from typing import TextIO
 
-from clineval.io import DataError
+from clineval.io import DataError, open_text
 
 # MIMIC notes hold single fields far longer than csv's default limit of 128 KiB.
 csv.field_size_limit(min(sys.maxsize, 2**31 - 1))
-
-
-def open_text(path: Path) -> TextIO:
-    """Open ``path`` for reading text; ``.gz`` files are decompressed on the fly."""
-    try:
-        if path.suffix == ".gz":
-            return gzip.open(path, "rt", encoding="utf-8", newline="")
-        return path.open(encoding="utf-8", newline="")
-    except FileNotFoundError as err:
-        raise DataError(path, None, None, "file not found") from err
 
 
 def read_rows(path: Path, columns: Sequence[str]) -> Iterator[tuple[int, dict[str, str]]]:

@@ -11,8 +11,8 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from clineval.io import DataError
-from clineval.mimic.csvfile import open_text, read_rows
+from clineval.io import DataError, open_text
+from clineval.mimic.csvfile import read_rows
 
 DIAGNOSES_ICD_COLUMNS = ("subject_id", "hadm_id", "seq_num", "icd_code", "icd_version")
 

@@ -43,8 +43,11 @@ class TableAudit:
         return self.broken is None
 
 
-def _record(path: Path, identity: str, what: str) -> dict[str, Any]:
-    """Read a record and check it was made for the plan's identity of ``what``."""
+def _record(
+    path: Path, identity: str, what: str, hashes: FileHashes | None = None
+) -> dict[str, Any]:
+    """Read a record and check it was made for the plan's identity of ``what``; when it was
+    not, name the input files that changed since (``hashes`` given)."""
     if not path.is_file():
         raise BrokenLink(f"{what}: no provenance record {path} (the artifact was never built "
                          "by this workflow, or it was not pulled)")
@@ -53,6 +56,15 @@ def _record(path: Path, identity: str, what: str) -> dict[str, Any]:
     except DataError as err:
         raise BrokenLink(f"{what}: {err}") from err
     if record["identity"] != identity:
+        changed = changed_files(record["inputs"], hashes) if hashes else []
+        if changed:
+            role, recorded, current = changed[0]
+            now = "is missing" if current is None else f"has sha256 {current[:16]}"
+            raise BrokenLink(
+                f"{what}: {record['inputs'][role]['path']} ({role}) {now}, but {path} recorded "
+                f"{recorded[:16]} when it read it: the file changed since the run, so the "
+                "artifact is out of date (run snakemake all_tables)"
+            )
         raise BrokenLink(
             f"{what}: {path} was built for identity {record['identity'][:16]}, the config now "
             f"gives {identity[:16]}: the artifact is out of date (run snakemake all_tables)"
@@ -87,14 +99,16 @@ def _check_cell(
     key = cell.path
     ids = plan.identities
     scores = _record(plan.record_file("scores", key), ids[f"{key}/scoring"]["sha"],
-                     f"scores {key}")
+                     f"scores {key}", hashes)
+    for role, path in plan.scoring_inputs(cell.task).items():
+        _expect(scores, "inputs", role, path, f"scores {key} ← scoring inputs")
     _expect(scores, "outputs", "summary", summary_path, f"scores {key}")
     _files(scores, "outputs", plan.record_file("scores", key), f"scores {key}", hashes)
     generations = plan.artifact("generations", cell)
     _expect(scores, "inputs", "generations", generations, f"scores {key} ← generations")
     _files(scores, "inputs", plan.record_file("scores", key), f"scores {key} ← generations", hashes)
     meta_path = plan.record_file("generation", key)
-    meta = _record(meta_path, ids[f"{key}/generation"]["sha"], f"generations {key}")
+    meta = _record(meta_path, ids[f"{key}/generation"]["sha"], f"generations {key}", hashes)
     _files(meta, "outputs", meta_path, f"generations {key}", hashes)
     requests = plan.artifact("requests", cell)
     _expect(meta, "inputs", "requests", requests, f"generations {key} ← requests")
@@ -105,7 +119,7 @@ def _check_cell(
             raise BrokenLink(f"generations {key} ← requests: {generations}, row {number}, "
                              f"field 'request_sha' does not match the request {gen['id']!r}")
     req_path = plan.record_file("requests", key)
-    req = _record(req_path, ids[f"{key}/requests"]["sha"], f"requests {key}")
+    req = _record(req_path, ids[f"{key}/requests"]["sha"], f"requests {key}", hashes)
     _files(req, "outputs", req_path, f"requests {key}", hashes)
     derived = plan.derived(cell.task)
     for role in ("examples", "exemplars"):
@@ -116,7 +130,7 @@ def _check_cell(
 
 def _check_data(plan: Plan, task: str, audit: TableAudit, hashes: FileHashes) -> None:
     path = plan.record_file("data", task)
-    record = _record(path, plan.identities[f"data/{task}"]["sha"], f"data {task}")
+    record = _record(path, plan.identities[f"data/{task}"]["sha"], f"data {task}", hashes)
     _files(record, "outputs", path, f"data {task}", hashes)
     for role, recorded, current in changed_files(record["inputs"], hashes):
         file = record["inputs"][role]["path"]
@@ -144,8 +158,10 @@ def _recompute(plan: Plan, cells: list[Cell], stored: dict[str, Any], name: str)
             if path.read_text(encoding="utf-8") != text:
                 raise BrokenLink(f"recomputed scores {cell.path}: {path} differs from the "
                                  "scores computed again from the stored generations")
+    rows = ({c.path: read_jsonl(plan.artifact("scores", c), ("id",)) for c in cells}
+            if plan.table_rows(name) else None)
     texts = table_texts(plan.identities[f"tables/{name}"]["identity"],
-                        [stored[c.path] for c in cells])
+                        [stored[c.path] for c in cells], rows)
     outputs = [*plan.table_outputs(name), plan.metrics_file(name)]
     for (fmt, text), path in zip(texts.items(), outputs, strict=True):
         if path.read_text(encoding="utf-8") != text:
@@ -153,17 +169,23 @@ def _recompute(plan: Plan, cells: list[Cell], stored: dict[str, Any], name: str)
                              "from the stored score summaries")
 
 
-def audit_table(plan: Plan, name: str) -> TableAudit:
+def audit_table(plan: Plan, name: str, rehash: bool = False) -> TableAudit:
+    """Check one table's chain; ``rehash`` reads every source file again instead of trusting
+    the hash recorded for its size and modification time."""
     result = TableAudit(name, cells=len(plan.tables[name]))
-    hashes = FileHashes()
+    hashes = FileHashes(None if rehash else plan.file_hashes)
     try:
         record_path = plan.record_file("table", name)
-        record = _record(record_path, plan.identities[f"tables/{name}"]["sha"], f"table {name}")
+        record = _record(record_path, plan.identities[f"tables/{name}"]["sha"], f"table {name}",
+                         hashes)
         _files(record, "outputs", record_path, f"table {name}", hashes)
         cells = plan.tables[name]
         for cell in cells:
             _expect(record, "inputs", cell.path, plan.artifact("scores", cell, ".json"),
                     f"table {name} ← scores")
+            if plan.table_rows(name):
+                _expect(record, "inputs", f"{cell.path}:rows", plan.artifact("scores", cell),
+                        f"table {name} ← score rows")
         _files(record, "inputs", record_path, f"table {name} ← scores", hashes)
         for cell in cells:
             _check_cell(plan, cell, plan.artifact("scores", cell, ".json"), result, hashes)
@@ -177,7 +199,8 @@ def audit_table(plan: Plan, name: str) -> TableAudit:
 
 
 def audit(
-    conf: Path, overrides: str, results: Path, data: Path, tables: Sequence[str] = ()
+    conf: Path, overrides: str, results: Path, data: Path, tables: Sequence[str] = (),
+    rehash: bool = False,
 ) -> list[TableAudit]:
     """Audit the named tables of the grid (all when none are named)."""
     plan = build_plan(conf, overrides, results=results, data_root=data)
@@ -185,7 +208,7 @@ def audit(
     if unknown:
         raise DataError(conf, None, "tables",
                         f"{', '.join(unknown)} not in this grid; tables: {', '.join(plan.tables)}")
-    return [audit_table(plan, name) for name in (tables or list(plan.tables))]
+    return [audit_table(plan, name, rehash) for name in (tables or list(plan.tables))]
 
 
 def report(results: list[TableAudit], as_json: bool) -> int:

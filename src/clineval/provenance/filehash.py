@@ -20,6 +20,10 @@ class FileHashCache:
         )
         self.dirty = False
 
+    def knows(self, path: Path) -> bool:
+        """The file was hashed before (it is a source or a scoring input of some plan)."""
+        return str(path.resolve()) in self.entries
+
     def sha256(self, path: Path, what: str) -> str:
         if not path.is_file():
             raise ConfigError(f"{what}: {path} does not exist")

@@ -61,37 +61,35 @@ def _cpu_model() -> str | None:
     return platform.processor() or None
 
 
-def _gpu_driver() -> str | None:
+def _nvidia_gpus() -> tuple[list[str], str | None]:
+    """GPU names and the driver version from ``nvidia-smi`` (none without an NVIDIA GPU)."""
     try:
         done = subprocess.run(
-            ["nvidia-smi", "--query-gpu=driver_version", "--format=csv,noheader"],
+            ["nvidia-smi", "--query-gpu=name,driver_version", "--format=csv,noheader"],
             capture_output=True, text=True, timeout=20,
         )
     except (OSError, subprocess.TimeoutExpired):
-        return None
-    lines = done.stdout.strip().splitlines()
-    return lines[0].strip() if done.returncode == 0 and lines else None
+        return [], None
+    rows = [line.split(",") for line in done.stdout.strip().splitlines() if "," in line]
+    if done.returncode or not rows:
+        return [], None
+    return [name.strip() for name, _ in rows], rows[0][1].strip()
 
 
 def hardware() -> dict[str, Any]:
-    """CPU model and cores; GPU models, CUDA and driver versions when torch sees a GPU."""
+    """CPU model and cores; GPU models and driver (``nvidia-smi``), and the CUDA version of
+    torch when the step has imported torch (a step that does not use torch never imports it)."""
     info: dict[str, Any] = {
         "machine": platform.machine(),
         "cpu": _cpu_model(),
         "cpu_count": os.cpu_count(),
         "gpus": [],
     }
-    try:
-        import torch
-
-        if torch.cuda.is_available():
-            info["gpus"] = [
-                torch.cuda.get_device_name(i) for i in range(torch.cuda.device_count())
-            ]
-            info["cuda"] = torch.version.cuda
-            info["driver"] = _gpu_driver()
-    except ImportError:
-        pass
+    gpus, driver = _nvidia_gpus()
+    if gpus:
+        info["gpus"], info["driver"] = gpus, driver
+        torch = sys.modules.get("torch")
+        info["cuda"] = getattr(getattr(torch, "version", None), "cuda", None)
     return info
 
 

@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from clineval.io import DataError, read_json, write_json
+from clineval.provenance.filehash import FileHashCache
 from clineval.provenance.hashing import sha256_file
 
 SCHEMA = "clineval.provenance/1"
@@ -29,9 +30,13 @@ KINDS = ("demo", "data", "model", "requests", "generation", "scores", "table")
 Record = dict[str, Any]
 
 
-def file_entry(path: Path) -> dict[str, str]:
-    """A file's path (as the workflow names it) and the sha256 of its bytes."""
-    return {"path": str(path), "sha256": sha256_file(path)}
+def file_entry(path: Path, hashes: Callable[[Path], str | None] | None = None) -> dict[str, str]:
+    """A file's path (as the workflow names it) and the sha256 of its bytes (``hashes``, a
+    :class:`FileHashes`, reads each file once across records)."""
+    digest = hashes(path) if hashes else sha256_file(path)
+    if digest is None:
+        raise DataError(path, None, None, "the file does not exist")
+    return {"path": str(path), "sha256": digest}
 
 
 def make_record(
@@ -41,9 +46,11 @@ def make_record(
     inputs: Mapping[str, Path],
     outputs: Mapping[str, Path],
     credentialed: bool,
+    hashes: Callable[[Path], str | None] | None = None,
     **extra: Any,
 ) -> Record:
-    """A record of one step; ``inputs`` and ``outputs`` map roles to files that exist now."""
+    """A record of one step; ``inputs`` and ``outputs`` map roles to files that exist now
+    (``hashes`` shares the reading of inputs that several records list)."""
     if kind not in KINDS:
         raise ValueError(f"unknown provenance kind {kind!r}; kinds: {', '.join(KINDS)}")
     return {
@@ -52,7 +59,7 @@ def make_record(
         "key": key,
         "identity": identity,
         "credentialed": credentialed,
-        "inputs": {role: file_entry(path) for role, path in sorted(inputs.items())},
+        "inputs": {role: file_entry(path, hashes) for role, path in sorted(inputs.items())},
         "outputs": {role: file_entry(path) for role, path in sorted(outputs.items())},
         **extra,
     }
@@ -80,14 +87,25 @@ def prov_path(artifact: Path) -> Path:
 
 
 class FileHashes:
-    """sha256 of files now (None when missing), each file read at most once."""
+    """sha256 of files now (None when missing), each file read at most once.
 
-    def __init__(self) -> None:
+    With ``stat_cache`` (the plan's :class:`~clineval.provenance.filehash.FileHashCache`),
+    files the plan hashed (sources, scoring inputs: possibly tens of GB) are read again only
+    when their size or modification time changed; workflow artifacts are always read.
+    """
+
+    def __init__(self, stat_cache: FileHashCache | None = None) -> None:
         self.known: dict[Path, str | None] = {}
+        self.stat_cache = stat_cache
 
     def __call__(self, path: Path) -> str | None:
         if path not in self.known:
-            self.known[path] = sha256_file(path) if path.is_file() else None
+            if not path.is_file():
+                self.known[path] = None
+            elif self.stat_cache is not None and self.stat_cache.knows(path):
+                self.known[path] = self.stat_cache.sha256(path, str(path))
+            else:
+                self.known[path] = sha256_file(path)
         return self.known[path]
 
 

@@ -18,7 +18,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from clineval.config.plan import Cell, Plan
+from clineval.config.plan import Plan
 from clineval.io import DataError
 from clineval.provenance.record import FileHashes, changed_files, prov_path, read_record
 
@@ -43,51 +43,66 @@ def jobs(plan: Plan) -> Iterator[Job]:
         sha = plan.identities[f"data/{task}"]["sha"]
         sources = list(plan.sources(task).values())
         record = plan.record_file("data", task)
-        if plan.cfg["tasks"][task]["data"].get("source") == "demo":
-            yield Job(f"demo {task}", [ident], sources, [(record, sha)])
-        yield Job(f"derive {task}", [ident, *sources],
-                  [*plan.derived(task).values(), record], [(record, sha)])
+        if plan.cfg["tasks"][task]["data"].get("source") == "demo":  # writes its sources
+            yield Job(f"derive {task}", [ident],
+                      [*sources, *plan.derived(task).values(), record], [(record, sha)])
+        else:
+            yield Job(f"derive {task}", [ident, *sources],
+                      [*plan.derived(task).values(), record], [(record, sha)])
     for model in sorted({c.model for c in plan.cells}):
         if f"models/{model}" in plan.identities:
             record = plan.record_file("model", model)
             yield Job(f"build {model}", [plan.identity_file("models", model)],
                       [record.parent / "config.json", record],
                       [(record, plan.identities[f"models/{model}"]["sha"])])
-    for cell in plan.cells:
-        yield _requests_job(plan, cell)
+    for model, bench in plan.groups():
+        yield _requests_job(plan, model, bench)
     for model in sorted({c.model for c in plan.cells}):
         yield from _generation_jobs(plan, model)
-    for cell in plan.cells:
-        key = cell.path
-        record = plan.record_file("scores", key)
-        yield Job(
-            f"score {key}",
-            [plan.identity_file(*key.split("/"), "scoring"), plan.derived(cell.task)["examples"],
-             plan.artifact("generations", cell)],
-            [plan.artifact("scores", cell), plan.artifact("scores", cell, ".json"), record],
-            [(record, plan.identities[f"{key}/scoring"]["sha"])],
-        )
+    for model, bench in plan.groups():
+        yield _score_job(plan, model, bench)
     for name, cells in plan.tables.items():
         record = plan.record_file("table", name)
+        rows = [plan.artifact("scores", c) for c in cells] if plan.table_rows(name) else []
         yield Job(
             f"table {name}",
             [plan.identity_file("tables", name),
-             *(plan.artifact("scores", c, ".json") for c in cells)],
+             *(plan.artifact("scores", c, ".json") for c in cells), *rows],
             [*plan.table_outputs(name), plan.metrics_file(name), record],
             [(record, plan.identities[f"tables/{name}"]["sha"])],
         )
 
 
-def _requests_job(plan: Plan, cell: Cell) -> Job:
-    key = cell.path
-    record = plan.record_file("requests", key)
-    tokenizer = plan.tokenizer_config(cell.model)
+def _requests_job(plan: Plan, model: str, bench: str) -> Job:
+    cells = plan.cells_of_group(model, bench)
+    tokenizer = plan.tokenizer_config(model)
+    tasks = sorted({c.task for c in cells})
     return Job(
-        f"requests {key}",
-        [plan.identity_file(*key.split("/"), "requests"), *plan.derived(cell.task).values(),
+        f"requests {model} {bench}",
+        [*(plan.identity_file(c.model, c.task, c.mode, "requests") for c in cells),
+         *(p for t in tasks for p in plan.derived(t).values()),
          *([tokenizer] if tokenizer else [])],
-        [plan.artifact("requests", cell), record],
-        [(record, plan.identities[f"{key}/requests"]["sha"])],
+        [p for c in cells for p in (plan.artifact("requests", c),
+                                    plan.record_file("requests", c.path))],
+        [(plan.record_file("requests", c.path), plan.identities[f"{c.path}/requests"]["sha"])
+         for c in cells],
+    )
+
+
+def _score_job(plan: Plan, model: str, bench: str) -> Job:
+    cells = plan.cells_of_group(model, bench)
+    tasks = sorted({c.task for c in cells})
+    return Job(
+        f"score {model} {bench}",
+        [*(plan.identity_file(c.model, c.task, c.mode, "scoring") for c in cells),
+         *(plan.artifact("generations", c) for c in cells),
+         *(plan.derived(t)["examples"] for t in tasks),
+         *(p for t in tasks for p in plan.scoring_inputs(t).values())],
+        [p for c in cells for p in (plan.artifact("scores", c),
+                                    plan.artifact("scores", c, ".json"),
+                                    plan.record_file("scores", c.path))],
+        [(plan.record_file("scores", c.path), plan.identities[f"{c.path}/scoring"]["sha"])
+         for c in cells],
     )
 
 
@@ -145,7 +160,7 @@ def _verified(job: Job, hashes: FileHashes) -> str | None:
 
 def settle(plan: Plan) -> dict[str, int]:
     """Reorder the times of the jobs that verify; returns counts of settled and stale jobs."""
-    hashes = FileHashes()
+    hashes = FileHashes(plan.file_hashes)
     mtimes: dict[Path, int | None] = {}
 
     def mtime(path: Path) -> int | None:

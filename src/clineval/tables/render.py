@@ -1,16 +1,24 @@
 """A table with row blocks (a paper's layout) written as CSV, Markdown and LaTeX.
 
 The CSV holds the tidy numbers (one row per value) for machines; Markdown and LaTeX hold the
-paper's layout for people. Output is byte-identical for equal input: no timestamps, fixed
-number formats, ``\\n`` line ends.
+paper's layout for people: row blocks, an optional second header row above the columns
+(``groups``: a label spanning several columns, as "Diagnoses | P R F1"), per-column alignment,
+and Chinese, Japanese or Korean text (LaTeX: the ``CJK*`` environment of ``CJKutf8``). Output is
+byte-identical for equal input: no timestamps, fixed number formats, ``\\n`` line ends.
 """
 
 from __future__ import annotations
 
 import csv
 import io
+import re
 from dataclasses import dataclass, field
 from typing import Any
+
+#: CJK ideographs, kana, hangul and CJK punctuation / full-width forms.
+_CJK = re.compile(
+    r"[\u3000-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff\uff00-\uffef]"
+)
 
 
 @dataclass(frozen=True)
@@ -21,11 +29,37 @@ class Block:
 
 @dataclass
 class Table:
+    """A table: ``columns`` (one label each), ``groups`` (optional ``(label, span)`` pairs over
+    the columns, left to right; an empty label spans columns without a group) and ``align``
+    (optional, one of ``l``, ``c``, ``r`` per column; default: Markdown aligns the first column
+    left and the rest right, LaTeX the first three left)."""
+
     title: str
     columns: list[str]
     blocks: list[Block]
     notes: list[str] = field(default_factory=list)
     records: list[dict[str, Any]] = field(default_factory=list)
+    groups: list[tuple[str, int]] = field(default_factory=list)
+    align: str | None = None
+
+    def __post_init__(self) -> None:
+        width = len(self.columns)
+        if self.groups and sum(span for _, span in self.groups) != width:
+            raise ValueError(f"table {self.title!r}: header groups span "
+                             f"{sum(span for _, span in self.groups)} columns, not {width}")
+        if self.align is not None and (len(self.align) != width or set(self.align) - set("lcr")):
+            raise ValueError(f"table {self.title!r}: align {self.align!r} needs one of l, c, r "
+                             f"for each of its {width} columns")
+        for block in self.blocks:
+            for row in block.rows:
+                if len(row) != width:
+                    raise ValueError(f"table {self.title!r}, block {block.title!r}: a row has "
+                                     f"{len(row)} cells, not {width}")
+
+    def alignment(self, leading: int) -> str:
+        """``align``, else the first ``leading`` columns left and the rest right."""
+        width = len(self.columns)
+        return self.align or "l" * min(width, leading) + "r" * max(width - leading, 0)
 
 
 def to_csv(table: Table) -> str:
@@ -42,11 +76,24 @@ def _md_cell(text: str) -> str:
     return text.replace("|", "\\|")
 
 
+_MD_RULE = {"l": ":---", "c": ":---:", "r": "---:"}
+
+
 def to_markdown(table: Table) -> str:
+    """The paper's layout in Markdown; with ``groups``, the group labels form the header row
+    and the column labels the first (bold) row, since Markdown has one header row."""
     width = len(table.columns)
     lines = [f"## {table.title}", ""]
-    lines.append("| " + " | ".join(map(_md_cell, table.columns)) + " |")
-    lines.append("|" + "|".join([":---"] + ["---:"] * (width - 1)) + "|")
+    columns = "| " + " | ".join(map(_md_cell, table.columns)) + " |"
+    rule = "|" + "|".join(_MD_RULE[a] for a in table.alignment(1)) + "|"
+    if table.groups:
+        spans = [label if i == 0 else "" for label, span in table.groups for i in range(span)]
+        lines.append("| " + " | ".join(map(_md_cell, spans)) + " |")
+        lines.append(rule)
+        lines.append("| " + " | ".join(f"**{_md_cell(c)}**" if c else "" for c in table.columns)
+                     + " |")
+    else:
+        lines += [columns, rule]
     for block in table.blocks:
         lines.append(
             "| " + " | ".join([f"**{_md_cell(block.title)}**"] + [""] * (width - 1)) + " |"
@@ -77,15 +124,38 @@ def tex_escape(text: str) -> str:
     return "".join(_TEX_ESCAPES.get(ch, ch) for ch in text)
 
 
+def has_cjk(table: Table) -> bool:
+    texts = [table.title, *table.columns, *(g for g, _ in table.groups), *table.notes]
+    texts += [t for b in table.blocks for t in (b.title, *(c for r in b.rows for c in r))]
+    return any(_CJK.search(text) for text in texts)
+
+
+def _group_rows(table: Table) -> list[str]:
+    cells, rules, start = [], [], 1
+    for label, span in table.groups:
+        cells.append(f"\\multicolumn{{{span}}}{{c}}{{{tex_escape(label)}}}" if label and span > 1
+                     else tex_escape(label) + " &" * (span - 1))
+        if label:
+            rules.append(f"\\cmidrule(lr){{{start}-{start + span - 1}}}")
+        start += span
+    return [" & ".join(cells) + " \\\\", " ".join(rules)] if rules else []
+
+
 def to_latex(table: Table) -> str:
+    """The paper's layout as a booktabs table; CJK text is set in a ``CJK*`` environment
+    (``\\usepackage{CJKutf8}``, pdfLaTeX), so the file needs no XeLaTeX."""
     width = len(table.columns)
-    lines = [
-        "% Generated by clineval; requires \\usepackage{booktabs}.",
-        "\\begin{table}[t]",
-        "\\centering",
+    cjk = has_cjk(table)
+    lines = ["% Generated by clineval; requires \\usepackage{booktabs}"
+             + (" and \\usepackage{CJKutf8}." if cjk else ".")]
+    lines += ["\\begin{table}[t]", "\\centering"]
+    if cjk:
+        lines.append("\\begin{CJK*}{UTF8}{gbsn}")
+    lines += [
         f"\\caption{{{tex_escape(table.title)}}}",
-        "\\begin{tabular}{" + "l" * min(width, 3) + "r" * max(width - 3, 0) + "}",
+        "\\begin{tabular}{" + table.alignment(3) + "}",
         "\\toprule",
+        *_group_rows(table),
         " & ".join(tex_escape(c) for c in table.columns) + " \\\\",
         "\\midrule",
     ]
@@ -97,5 +167,7 @@ def to_latex(table: Table) -> str:
     lines += ["\\bottomrule", "\\end{tabular}"]
     if table.notes:
         lines.append("\\par\\footnotesize " + " ".join(tex_escape(n) for n in table.notes))
+    if cjk:
+        lines.append("\\end{CJK*}")
     lines += ["\\end{table}"]
     return "\n".join(lines) + "\n"

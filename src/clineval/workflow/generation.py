@@ -175,7 +175,10 @@ def generate_cells(
 ) -> dict[str, Any]:
     """Generate every cell of ``jobs`` (one model) with one engine; returns the run summary."""
     engine = _Engine(model_dir)
-    env = environment()  # once per job: git and nvidia-smi are subprocesses
+    # collected once per job (git and nvidia-smi are subprocesses), and once more after the
+    # engine loads, when torch's CUDA version becomes known
+    env: dict[str, Any] | None = None
+    env_loads = 0
     started = time.perf_counter()
     summary: dict[str, Any] = {"shard": f"{shard.index + 1}/{shard.count}", "cells": []}
     models = set()
@@ -186,7 +189,9 @@ def generate_cells(
             raise ValueError(f"one generation job serves one model, got {sorted(models)}")
         reqs = shard.take(read_jsonl(job.requests, ("id", "messages", "request_sha")))
         cache = RequestCache(job.cache, sha)
-        todo = [r for r in reqs if cache.key(r) not in cache.done]
+        # longest first, so each batch pads to a similar length (files keep request order)
+        todo = sorted((r for r in reqs if cache.key(r) not in cache.done),
+                      key=lambda r: -sum(len(m["content"]) for m in r["messages"]))
         start, loads_before = time.perf_counter(), engine.loads
         settings: dict[str, Any] = {}
         if todo:
@@ -204,6 +209,8 @@ def generate_cells(
             for r in reqs
         ]
         write_jsonl(job.out, records)
+        if env is None or env_loads != engine.loads:
+            env, env_loads = environment(), engine.loads
         meta = _cell_record(sha, ident, job, model_dir, {
             "shard": summary["shard"],
             "requests": len(reqs),

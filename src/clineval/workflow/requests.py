@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -18,7 +19,8 @@ from clineval.benchmarks.base import Benchmark
 from clineval.inference.context import TruncationPolicy, fit_to_context
 from clineval.io import read_identity, read_jsonl, write_jsonl
 from clineval.provenance.hashing import sha256_obj
-from clineval.provenance.record import make_record, write_record
+from clineval.provenance.record import FileHashes, make_record, write_record
+from clineval.workflow.progress import progress
 
 log = logging.getLogger("clineval")
 
@@ -60,36 +62,52 @@ def fit_requests(
     return fitted
 
 
-def requests(
-    identity: Path,
-    examples: Path,
-    exemplars: Path,
-    out: Path,
-    record_out: Path,
-    model_dir: Path | None = None,
-) -> None:
-    """Render every example of a cell as chat messages that fit the model's context."""
-    sha, ident = read_identity(identity)
-    bench = get_benchmark(ident["benchmark"])
-    exs, exms = read_jsonl(examples, ("id",)), read_jsonl(exemplars, ("id",))
-    if ident.get("model_limits") is None:  # baselines read no prompt
-        records = bench.build_requests(ident["task"], ident["mode"], ident["templates"], exs, exms)
-    else:
-        from clineval.inference.factory import make_token_counter
+@dataclass(frozen=True)
+class RequestsJob:
+    """One cell's files in a requests job."""
 
-        counter = make_token_counter(ident["model_limits"]["model"], model_dir)
-        records = fit_requests(bench, ident, exs, exms, counter)
-    write_jsonl(out, records)
-    cut = sum(r.get("truncation") is not None for r in records)
-    inputs = {"examples": examples, "exemplars": exemplars}
-    if model_dir is not None and (model_dir / "config.json").is_file():
-        inputs["model_config"] = model_dir / "config.json"
-    record = make_record(
-        "requests", ident["cell"], sha, inputs, {"requests": out}, ident["credentialed"],
-        template_sha=sha256_obj(ident["templates"]),
-        data_identity=ident["data"],
-        exemplar_ids=sorted({i for r in records for i in r.get("exemplar_ids") or ()}),
-        counts={"requests": len(records), "truncated": cut},
-    )
-    write_record(record_out, record)
-    log.info("%s: %d requests, %d truncated to fit the context", ident["cell"], len(records), cut)
+    identity: Path
+    examples: Path
+    exemplars: Path
+    out: Path
+    record: Path
+
+
+def requests(jobs: list[RequestsJob], model_dir: Path | None = None) -> None:
+    """Render every example of each cell as chat messages that fit the model's context.
+
+    One process renders all of a model's cells of a benchmark: the tokenizer loads once.
+    """
+    hashes = FileHashes()
+    counters: dict[str, Callable[[list[dict[str, str]]], int]] = {}
+    for job in progress(jobs, "requests", unit="cell"):
+        sha, ident = read_identity(job.identity)
+        bench = get_benchmark(ident["benchmark"])
+        exs, exms = read_jsonl(job.examples, ("id",)), read_jsonl(job.exemplars, ("id",))
+        if ident.get("model_limits") is None:  # baselines read no prompt
+            records = bench.build_requests(ident["task"], ident["mode"], ident["templates"],
+                                           exs, exms)
+        else:
+            from clineval.inference.factory import make_token_counter
+
+            limits = ident["model_limits"]["model"]
+            key = sha256_obj(limits)
+            if key not in counters:
+                counters[key] = make_token_counter(limits, model_dir)
+            records = fit_requests(bench, ident, exs, exms, counters[key])
+        write_jsonl(job.out, records)
+        cut = sum(r.get("truncation") is not None for r in records)
+        inputs = {"examples": job.examples, "exemplars": job.exemplars}
+        if model_dir is not None and (model_dir / "config.json").is_file():
+            inputs["model_config"] = model_dir / "config.json"
+        record = make_record(
+            "requests", ident["cell"], sha, inputs, {"requests": job.out}, ident["credentialed"],
+            hashes=hashes,
+            template_sha=sha256_obj(ident["templates"]),
+            data_identity=ident["data"],
+            exemplar_ids=sorted({i for r in records for i in r.get("exemplar_ids") or ()}),
+            counts={"requests": len(records), "truncated": cut},
+        )
+        write_record(job.record, record)
+        log.info("%s: %d requests, %d truncated to fit the context",
+                 ident["cell"], len(records), cut)

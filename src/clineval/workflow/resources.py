@@ -43,11 +43,16 @@ class ModelResources:
     shards: int = 1
 
     @classmethod
-    def from_config(cls, model: str, block: Mapping[str, Any] | None) -> ModelResources:
-        """Parse ``models.<model>.resources``; errors name the model and the field."""
-        where = f"models.{model}.resources"
+    def from_config(
+        cls, model: str, block: Mapping[str, Any] | None, where: str | None = None,
+        default: ModelResources | None = None,
+    ) -> ModelResources:
+        """Parse ``models.<model>.resources`` (or the block at ``where``); errors name the
+        model and the field."""
+        where = where or f"models.{model}.resources"
+        base = default or cls()
         if block is None:
-            return cls()
+            return base
         if not isinstance(block, Mapping):
             raise ConfigError(f"{where} must be a mapping, got {block!r}")
         known = {f.name for f in fields(cls)}
@@ -57,7 +62,7 @@ class ModelResources:
                 f"unknown key(s) {', '.join(map(repr, unknown))} in {where}; "
                 f"allowed: {', '.join(sorted(known))}"
             )
-        values = {**asdict(cls()), **block}
+        values = {**asdict(base), **block}
         minimum = {"gpus": 0, "cpus_per_gpu": 1, "cpus": 1, "mem_mb": 1, "runtime": 1, "shards": 1}
         for key, low in minimum.items():
             value = values[key]
@@ -101,6 +106,33 @@ def _check_tensor_parallel(name: str, spec: Mapping[str, Any], res: ModelResourc
             f"engine.tensor_parallel_size={tensor_parallel}: "
             "a vllm model needs one GPU per tensor-parallel shard"
         )
+
+
+#: A scoring job's request unless its tasks ask for more (``tasks.<task>.resources``).
+SCORING_DEFAULT = ModelResources(cpus=1, mem_mb=4000, runtime=60)
+
+
+def scoring_resources(tasks: Mapping[str, Mapping[str, Any]]) -> ModelResources:
+    """The request of one benchmark's scoring jobs: the largest of its ``tasks``' blocks
+    (``tasks.<task>.resources``, the keys of a model's block less ``shards``); a GPU for an
+    embedding or judge scorer when a task asks for one."""
+    parsed = []
+    for name, spec in sorted(tasks.items()):
+        where = f"tasks.{name}.resources"
+        res = ModelResources.from_config(name, spec.get("resources"), where, SCORING_DEFAULT)
+        if res.shards != 1:
+            raise ConfigError(f"{where}.shards: scoring jobs are not sharded")
+        parsed.append(res)
+    if not parsed:
+        return SCORING_DEFAULT
+    numbers = ("gpus", "cpus_per_gpu", "cpus", "mem_mb", "runtime")
+    largest = {key: max(getattr(r, key) for r in parsed) for key in numbers}
+    names = {key: sorted({getattr(r, key) for r in parsed} - {None})
+             for key in ("gpu_model", "partition")}
+    for key, found in names.items():
+        if len(found) > 1:
+            raise ConfigError(f"the tasks of one benchmark ask for different {key}s: {found}")
+    return ModelResources(**largest, **{k: (v[0] if v else None) for k, v in names.items()})
 
 
 def model_resources(models: Mapping[str, Mapping[str, Any]]) -> dict[str, ModelResources]:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import logging
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -18,29 +19,29 @@ from clineval.io import (
     write_text,
 )
 from clineval.provenance.manifest import environment
-from clineval.provenance.record import make_record, write_record
+from clineval.provenance.record import FileHashes, make_record, write_record
+from clineval.workflow.progress import progress
 
 log = logging.getLogger("clineval")
-
-
-def demo(identity: Path) -> None:
-    """Generate a task's synthetic demo sources in the official format."""
-    _, ident = read_identity(identity)
-    bench = get_benchmark(ident["benchmark"])
-    bench.write_demo(
-        _task_from_data(ident), {k: Path(v["path"]) for k, v in ident["sources"].items()}
-    )
+#: The table layout that spans benchmarks (clineval.tables.leaderboard).
+LEADERBOARD = "leaderboard"
 
 
 def _task_from_data(ident: dict[str, Any]) -> dict[str, Any]:
     return {"data": ident["data"], "exemplars": ident["exemplars"], "version": ident["version"]}
 
 
-def derive(identity: Path, examples_out: Path, exemplars_out: Path, record_out: Path) -> None:
-    """Official (or demo) files -> examples.jsonl and exemplars.jsonl with stable ids."""
+def derive(
+    identity: Path, examples_out: Path, exemplars_out: Path, record_out: Path,
+    write_demo: bool = False,
+) -> None:
+    """Official (or demo) files -> examples.jsonl and exemplars.jsonl with stable ids;
+    ``write_demo``: first write the task's synthetic demo sources."""
     sha, ident = read_identity(identity)
     bench = get_benchmark(ident["benchmark"])
     sources = {k: Path(v["path"]) for k, v in ident["sources"].items()}
+    if write_demo:
+        bench.write_demo(_task_from_data(ident), sources)
     examples, exemplars = bench.derive(_task_from_data(ident), sources)
     ids = [e["id"] for e in examples]
     if len(set(ids)) != len(ids):
@@ -95,32 +96,73 @@ def scored_cell(
     return rows, document
 
 
-def score(
-    identity: Path,
-    examples: Path,
-    generations: Path,
-    rows_out: Path,
-    summary_out: Path,
-    record_out: Path,
-) -> None:
-    """Extract answers and score them; per-example rows and the cell summary."""
-    sha, ident = read_identity(identity)
-    exs = read_jsonl(examples, ("id",))
-    gens = read_jsonl(generations, ("id", "output"))
-    rows, document = scored_cell(sha, ident, exs, gens, generations)
-    write_jsonl(rows_out, rows)
-    write_json(summary_out, document)
-    record = make_record(
-        "scores", ident["cell"], sha, {"examples": examples, "generations": generations},
-        {"rows": rows_out, "summary": summary_out}, ident["credentialed"],
-        environment=environment(),
-    )
-    write_record(record_out, record)
+@dataclass(frozen=True)
+class ScoreJob:
+    """One cell's files in a scoring job."""
+
+    identity: Path
+    examples: Path
+    generations: Path
+    rows: Path
+    summary: Path
+    record: Path
 
 
-def table_texts(ident: dict[str, Any], summaries: list[dict[str, Any]]) -> dict[str, str]:
+def checked_inputs(ident: dict[str, Any], hashes: FileHashes) -> dict[str, Path]:
+    """The scoring inputs the identity declares, each still with the hash the plan saw."""
+    files = {}
+    for role, entry in ident.get("inputs", {}).items():
+        path = Path(entry["path"])
+        current = hashes(path)
+        if entry["sha256"] is None and current is not None:
+            pass  # a demo source the workflow wrote: its record keeps the hash read now
+        elif current != entry["sha256"]:
+            state = "is missing" if current is None else f"has sha256 {current[:16]}"
+            raise DataError(path, None, role, f"{state}, but the plan hashed "
+                            f"{entry['sha256'][:16]}: the file changed after the workflow "
+                            "started; run snakemake again")
+        files[role] = path
+    return files
+
+
+def score(jobs: list[ScoreJob]) -> None:
+    """Extract answers and score them: per-example rows and a summary for each cell.
+
+    One process scores all of a model's cells of a benchmark, so encoders, ontologies and
+    label maps load once; the environment is collected once.
+    """
+    env = environment()
+    hashes = FileHashes()
+    for job in progress(jobs, "scoring", unit="cell"):
+        sha, ident = read_identity(job.identity)
+        exs = read_jsonl(job.examples, ("id",))
+        gens = read_jsonl(job.generations, ("id", "output"))
+        inputs = checked_inputs(ident, hashes)
+        rows, document = scored_cell(sha, ident, exs, gens, job.generations)
+        write_jsonl(job.rows, rows)
+        write_json(job.summary, document)
+        record = make_record(
+            "scores", ident["cell"], sha,
+            {"examples": job.examples, "generations": job.generations, **inputs},
+            {"rows": job.rows, "summary": job.summary}, ident["credentialed"],
+            hashes=hashes, environment=env,
+        )
+        write_record(job.record, record)
+        log.info("%s: %d rows scored", ident["cell"], len(rows))
+
+
+def rows_path(summary: Path) -> Path:
+    """The per-example rows beside a cell's score summary (``<mode>.json`` -> ``.jsonl``)."""
+    return summary.with_suffix(".jsonl")
+
+
+def table_texts(
+    ident: dict[str, Any],
+    summaries: list[dict[str, Any]],
+    rows: dict[str, list[dict[str, Any]]] | None = None,
+) -> dict[str, str]:
     """A table's CSV, Markdown and LaTeX text and its headline numbers (JSON) from the score
-    summaries of its cells."""
+    summaries of its cells (and their per-example ``rows`` by cell, when the spec asks)."""
     from clineval.tables.render import to_csv, to_latex, to_markdown
 
     by_cell = {summary["cell"]: summary for summary in summaries}
@@ -139,11 +181,18 @@ def table_texts(ident: dict[str, Any], summaries: list[dict[str, Any]]) -> dict[
                 "size": shown["size"],
                 "smoke": bool(shown["smoke"]),
             }
+            | ({"rows": rows[path]} if rows is not None else {})
         )
     tasks = ident["tasks"]
-    bench = get_benchmark(next(iter(tasks.values()))["benchmark"])
-    built = bench.table(ident["spec"], cells, tasks)
-    metrics = {cell["cell"]: bench.headline(cell["summary"]) for cell in cells}
+    benchmarks = {name: task["benchmark"] for name, task in tasks.items()}
+    metrics = {cell["cell"]: get_benchmark(benchmarks[cell["task"]]).headline(cell["summary"])
+               for cell in cells}
+    if ident["spec"]["layout"] == LEADERBOARD:
+        from clineval.tables.leaderboard import build_leaderboard
+
+        built = build_leaderboard(ident["spec"], cells, metrics, benchmarks)
+    else:
+        built = get_benchmark(next(iter(benchmarks.values()))).table(ident["spec"], cells, tasks)
     return {"csv": to_csv(built), "md": to_markdown(built), "tex": to_latex(built),
             "metrics": json.dumps(metrics, indent=2, sort_keys=True) + "\n"}
 
@@ -157,12 +206,16 @@ def table(
     metrics_out: Path,
     record_out: Path,
 ) -> None:
-    """Build one table from the summaries of its cells."""
+    """Build one table from the summaries of its cells (and their rows, ``rows: true``)."""
     sha, ident = read_identity(identity)
     files = {path: read_json(path) for path in summaries}
-    outputs = {"csv": csv_out, "md": md_out, "tex": tex_out, "metrics": metrics_out}
-    for fmt, text in table_texts(ident, list(files.values())).items():
-        write_text(outputs[fmt], text)
     inputs = {summary["cell"]: path for path, summary in files.items()}
+    rows = None
+    if ident["spec"].get("rows"):
+        rows = {cell: read_jsonl(rows_path(path), ("id",)) for cell, path in inputs.items()}
+        inputs |= {f"{cell}:rows": rows_path(path) for cell, path in list(inputs.items())}
+    outputs = {"csv": csv_out, "md": md_out, "tex": tex_out, "metrics": metrics_out}
+    for fmt, text in table_texts(ident, list(files.values()), rows).items():
+        write_text(outputs[fmt], text)
     write_record(record_out, make_record(
         "table", ident["table"], sha, inputs, outputs, ident["credentialed"]))

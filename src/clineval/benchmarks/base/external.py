@@ -38,9 +38,13 @@ def task_settings(conf: Path, task: str, benchmark: str, overrides: list[str]) -
 
     from clineval.config.compose import compose_config
 
-    cfg = compose_config(conf, overrides)
-    if task not in cfg.get("tasks", {}):
-        cfg = compose_config(conf, [*overrides, f"+task@tasks.{task}={task}"])
+    try:
+        cfg = compose_config(conf, overrides)
+        present = task in cfg.get("tasks", {})
+    except ConfigError:  # e.g. an override of a task the grid lacks
+        present = False
+    if not present:
+        cfg = compose_config(conf, [f"+task@tasks.{task}={task}", *overrides])
     settings: Record = OmegaConf.to_container(cfg.tasks[task], resolve=True)  # type: ignore[assignment]
     if settings.get("benchmark") != benchmark:
         raise ConfigError(f"task {task!r} belongs to benchmark {settings.get('benchmark')!r}, "

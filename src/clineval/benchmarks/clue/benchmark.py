@@ -29,8 +29,11 @@ from clineval.benchmarks.clue import (
     synthetic,
     tables,
 )
+from clineval.benchmarks.clue.aggregate import PAPER_METRICS, dataset_score
 from clineval.benchmarks.clue.synthetic_longhealth import write_longhealth
 from clineval.errors import ConfigError
+from clineval.metrics.embedding import BUNDLED, encoder_files
+from clineval.metrics.umls import configured_files
 from clineval.tables.render import Table
 
 Record = dict[str, Any]
@@ -260,7 +263,23 @@ class ClueBenchmark:
         return baselines.get(name, (task.get("scoring") or {}).get("baselines") or {}, examples)
 
     def scoring_inputs(self, task: Record, task_name: str) -> dict[str, Path]:
-        return {}
+        """The BERTScore encoder's files (and rescaling baseline) for the summarisation
+        datasets; the UMLS linker's files when ``umls.linker_dir`` names them."""
+        metrics = PAPER_METRICS[_dataset(task, task_name)]
+        settings = task.get("scoring") or {}
+        files: dict[str, Path] = {}
+        if "bertscore_f1" in metrics:
+            bert = settings.get("bertscore") or {}
+            try:
+                files |= encoder_files(bert.get("model") or BUNDLED)
+            except ValueError as err:
+                raise ConfigError(f"tasks.{task_name}.scoring.bertscore.model: {err}") from err
+            if bert.get("rescale_with_baseline") and bert.get("baseline_path"):
+                files["bertscore:baseline"] = Path(bert["baseline_path"])
+        umls = settings.get("umls") or {}
+        if "umls_f1" in metrics and umls.get("enabled", True):
+            files |= configured_files(umls)
+        return files
 
     def score(
         self, task: Record, examples: list[Record], generations: list[Record]
@@ -270,12 +289,16 @@ class ClueBenchmark:
         return scoring.score(task, examples, generations)
 
     def headline(self, summary: Record) -> dict[str, float | None]:
-        """Every metric of every dataset of the cell, on the paper's 0-100 scale."""
-        return {
+        """Every metric of every dataset of the cell and the dataset's score (the mean of the
+        paper's metrics it has), on the paper's 0-100 scale."""
+        numbers = {
             f"{name}.{metric}": value
             for name, part in sorted(summary["datasets"].items())
             for metric, value in sorted(part["metrics"].items())
         }
+        for name, part in summary["datasets"].items():
+            numbers[f"{name}.score"] = dataset_score(name, part["metrics"])
+        return dict(sorted(numbers.items()))
 
     def table(self, spec: Record, cells: list[Record], tasks: dict[str, Record]) -> Table:
         policies = {(t.get("scoring") or {}).get("missing_metric", "drop") for t in tasks.values()}

@@ -15,8 +15,7 @@ from pathlib import Path
 
 from clineval.benchmarks.base.exemplars import pick, slug, split_with_exemplars
 from clineval.benchmarks.clue.loaders import Record
-from clineval.io import DataError
-from clineval.mimic.csvfile import open_text
+from clineval.io import DataError, open_text
 
 TASK = "problem_summary"
 WHERE = ("PhysioNet 'BioNLP Workshop 2023 Shared Task 1A: Problem List Summarization' v2.0.0 "

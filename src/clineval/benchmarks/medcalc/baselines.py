@@ -6,21 +6,27 @@ import json
 from collections.abc import Callable
 from typing import Any
 
-from clineval.benchmarks.medcalc.calculators import compute_row
+from clineval.benchmarks.medcalc.calculators import Conventions, compute_row
 from clineval.benchmarks.medcalc.calculators.base import MissingEntity, UnknownCalculator
 from clineval.benchmarks.medcalc.extract import output_type_for
 from clineval.benchmarks.medcalc.loader import parse_entities
 
 
-def oracle(example: dict[str, Any]) -> str:
-    """Run the project's calculator on the gold 'Relevant Entities'; answer as the paper's JSON."""
-    try:
-        result = compute_row(example["calculator_id"], parse_entities(example["relevant_entities"]))
-    except UnknownCalculator:
-        return "The oracle has no calculator for this row yet."
-    except (MissingEntity, ValueError) as err:
-        return f"The oracle could not compute this row: {err}"
-    return json.dumps({"step_by_step_thinking": result.explanation, "answer": result.answer})
+def oracle(conventions: Conventions | None = None) -> Callable[[dict[str, Any]], str]:
+    """Run the project's calculator (under ``conventions``) on the gold 'Relevant Entities';
+    answer as the paper's JSON."""
+
+    def answer(example: dict[str, Any]) -> str:
+        try:
+            result = compute_row(example["calculator_id"],
+                                 parse_entities(example["relevant_entities"]), conventions)
+        except UnknownCalculator:
+            return "The oracle has no calculator for this row yet."
+        except (MissingEntity, ValueError) as err:
+            return f"The oracle could not compute this row: {err}"
+        return json.dumps({"step_by_step_thinking": result.explanation, "answer": result.answer})
+
+    return answer
 
 
 def constant(answers: dict[str, str]) -> Callable[[dict[str, Any]], str]:
@@ -35,7 +41,9 @@ def constant(answers: dict[str, str]) -> Callable[[dict[str, Any]], str]:
 
 def get(name: str, settings: dict[str, Any]) -> Callable[[dict[str, Any]], str]:
     if name == "oracle":
-        return oracle
+        rules = settings.get("oracle") or {}
+        return oracle(Conventions.from_settings(rules.get("conventions"),
+                                                rules.get("convention_overrides")))
     if name == "constant":
         return constant(settings["constant"])
     raise KeyError(f"unknown MedCalc-Bench baseline {name!r}; known: oracle, constant")

@@ -9,7 +9,7 @@ from typing import Any
 
 from clineval.benchmarks.base.sources import demo_or_official, require
 from clineval.benchmarks.medcalc import baselines, labels, prompts, scoring, synthetic, tables
-from clineval.benchmarks.medcalc.calculators import CALCULATORS
+from clineval.benchmarks.medcalc.calculators import CALCULATORS, Conventions
 from clineval.benchmarks.medcalc.loader import exemplar_records, read_exemplar_json, read_test_csv
 from clineval.errors import ConfigError
 from clineval.tables.render import Table
@@ -18,15 +18,40 @@ Record = dict[str, Any]
 BENCHMARK_NAME = "MedCalc-Bench"
 
 
+def conventions(task: Record) -> Conventions:
+    """The task's calculator conventions (``scoring.conventions`` + ``convention_overrides``)."""
+    settings = task.get("scoring") or {}
+    try:
+        return Conventions.from_settings(settings.get("conventions"),
+                                         settings.get("convention_overrides"))
+    except ValueError as err:
+        raise ConfigError(f"tasks.<medcalc>.scoring: {err}") from err
+
+
 def _labels_note(task: Record, cells: list[Record]) -> str:
-    """Which labels the table's scores used (the ``scoring.labels`` setting)."""
-    if (task.get("scoring") or {}).get("labels", "dataset") == "dataset":
+    """Which labels the table's scores used (``scoring.labels``), and how many rows."""
+    settings = task.get("scoring") or {}
+    source = settings.get("labels", "dataset")
+    if source == "dataset":
         return "Labels: the dataset's Ground Truth Answer, Lower Limit and Upper Limit."
+    if source == "file":
+        kept = ("dropped" if settings.get("missing_labels", "drop") == "drop"
+                else "kept with the dataset label")
+        parts = sorted({
+            f"{c['summary']['n']} rows scored ({c['summary']['labels']['not_applicable']} N/A, "
+            f"{c['summary']['labels']['missing']} row(s) not in the file {kept})"
+            for c in cells
+        })
+        name = Path(str(settings.get("label_file"))).name
+        return (f"Labels: from the label file {name} ({cells[0]['summary']['labels']['layout']} "
+                f"layout), {'; '.join(parts)}; N/A rows count as correct only when the answer "
+                "abstains.")
     rejected = sorted({c["summary"]["labels"]["dataset_label_rejected"] for c in cells})
     return (
         "Labels: recomputed by the project's calculators from each row's Relevant Entities "
-        f"(limits 0.95x-1.05x for decimals); the dataset's label rejects the recomputed answer "
-        f"in {', '.join(map(str, rejected))} row(s) (docs/medcalc-errata.md)."
+        f"with the {conventions(task).describe()} conventions (limits 0.95x-1.05x for "
+        f"decimals); the dataset's label rejects the recomputed answer in "
+        f"{', '.join(map(str, rejected))} row(s) (docs/medcalc-errata.md)."
     )
 
 
@@ -93,7 +118,7 @@ class MedCalcBenchmark:
         synthetic.write_csv(rows, sources["csv"])
 
     def derive(self, task: Record, sources: dict[str, Path]) -> tuple[list[Record], list[Record]]:
-        examples = read_test_csv(sources["csv"])
+        examples = read_test_csv(sources["csv"], str(task["data"].get("version", "1.0")))
         settings = task.get("exemplars") or {}
         if settings.get("source") == "official":
             exemplars = read_exemplar_json(sources["exemplars"])
@@ -132,6 +157,10 @@ class MedCalcBenchmark:
         return baselines.get(name, (task.get("scoring") or {}).get("baselines") or {})
 
     def scoring_inputs(self, task: Record, task_name: str) -> dict[str, Path]:
+        """The label file, when the task scores against one (``scoring.labels: file``)."""
+        settings = task.get("scoring") or {}
+        if settings.get("labels") == "file" and settings.get("label_file"):
+            return {"labels": Path(settings["label_file"])}
         return {}
 
     def score(
@@ -140,17 +169,39 @@ class MedCalcBenchmark:
         settings = scoring.check_extractions(task["scoring"]["extractions"])
         source = labels.check_label_source(task["scoring"].get("labels", "dataset"))
         outputs = {g["id"]: g["output"] for g in generations}
+        file_stats: Record = {}
+        if source == "file":
+            examples, file_stats = self._file_labels(task, examples)
+        rules = conventions(task)
         rows = [
-            scoring.score_row(labels.relabel(e, source), outputs[e["id"]], settings)
+            scoring.score_row(labels.relabel(e, source, rules), outputs[e["id"]], settings)
             for e in examples
         ]
         summary = scoring.summarize(rows, settings)
         summary["labels"] = {
             "source": source,
+            "conventions": rules.describe(),
             "recomputed": sum(r["label_source"] == "recomputed" for r in rows),
             "dataset_label_rejected": sum(not r["dataset_label_agrees"] for r in rows),
+            **file_stats,
         }
         return rows, summary
+
+    @staticmethod
+    def _file_labels(task: Record, examples: list[Record]) -> tuple[list[Record], Record]:
+        """The examples with the label file's labels, and what the join found."""
+        path = task["scoring"].get("label_file")
+        if not path:
+            raise ConfigError(
+                "tasks.<medcalc>.scoring.labels=file needs scoring.label_file: a label CSV in "
+                "the v1.x layout or the corrected-labels layout (or set CLINEVAL_MEDCALC_LABELS)"
+            )
+        missing = task["scoring"].get("missing_labels", "drop")
+        if missing not in labels.MISSING_LABELS:
+            raise ConfigError(f"tasks.<medcalc>.scoring.missing_labels={missing!r}; use "
+                              f"{' or '.join(labels.MISSING_LABELS)}")
+        joined, stats = labels.apply_label_file(examples, Path(path), missing)
+        return joined, {"file": str(path), **stats}
 
     def headline(self, summary: Record) -> dict[str, float | None]:
         """Overall accuracy (a fraction) per extraction setting."""
@@ -169,7 +220,8 @@ class MedCalcBenchmark:
             f"Data: synthetic demo in the official CSV format ({rows} rows), not the paper's "
             "test set."
             if task["data"]["source"] == "demo"
-            else f"Data: MedCalc-Bench v{task['version']} official-format file ({rows} rows)."
+            else f"Data: MedCalc-Bench v{task['data'].get('version', task['version'])} "
+            f"official-format file ({rows} rows scored)."
         )
         return tables.build_table(
             {
@@ -177,6 +229,8 @@ class MedCalcBenchmark:
                 "context_notes": [
                     data_note,
                     _labels_note(task, cells),
+                    "Calculator conventions (oracle baseline, recomputed labels): "
+                    f"{conventions(task).describe()}.",
                 ],
             },
             cells,
@@ -189,13 +243,19 @@ class MedCalcBenchmark:
         parser.add_argument("--predictions", type=Path, required=True)
         parser.add_argument("--extraction", choices=("official", "robust"), action="append",
                             help="extraction setting(s); default both")
+        parser.add_argument("--labels", type=Path,
+                            help="score against this label CSV (v1.x or corrected layout) "
+                            "instead; rows it lacks are not scored")
+        parser.add_argument("--version", default="1.0",
+                            help="the data's layout: 1.0 (default), 1.1, 1.2 or verified")
         parser.add_argument("--json", action="store_true", help="one JSON object on stdout")
 
     def score_external(self, args: argparse.Namespace) -> int:
         from clineval.benchmarks.medcalc.external import score_external
 
         return score_external(args.data, args.predictions,
-                              tuple(args.extraction or ("official", "robust")), args.json)
+                              tuple(args.extraction or ("official", "robust")), args.json,
+                              args.labels, args.version)
 
 
 BENCHMARK = MedCalcBenchmark()

@@ -5,22 +5,33 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from clineval.benchmarks.medcalc.labels import apply_label_file
 from clineval.benchmarks.medcalc.loader import read_test_csv
 from clineval.benchmarks.medcalc.scoring import check_extractions, score_row, summarize
 from clineval.io import DataError, read_jsonl
 
 
 def score_external(
-    data: Path, predictions: Path, extractions: tuple[str, ...], as_json: bool
+    data: Path,
+    predictions: Path,
+    extractions: tuple[str, ...],
+    as_json: bool,
+    labels: Path | None = None,
+    version: str = "1.0",
 ) -> int:
-    """Score JSONL ``{row_number, output}`` against the CSV; print per-row verdicts + summary."""
+    """Score JSONL ``{row_number, output}`` against the CSV (or against the label file
+    ``labels``, joined on row ids); print per-row verdicts + summary."""
     settings = check_extractions(extractions)
-    examples = {e["row_number"]: e for e in read_test_csv(data)}
+    rows_of_data = read_test_csv(data, version)
+    if labels is not None:
+        rows_of_data, _ = apply_label_file(rows_of_data, labels, missing="drop")
+    examples = {e["row_number"]: e for e in rows_of_data}
     rows = []
     for line, record in enumerate(read_jsonl(predictions, ("row_number", "output")), start=1):
         number, output = record["row_number"], record["output"]
         if not isinstance(number, int) or number not in examples:
-            raise DataError(predictions, line, "row_number", f"{number!r} is not a row of {data}")
+            raise DataError(predictions, line, "row_number",
+                            f"{number!r} is not a (labelled) row of {data}")
         if not isinstance(output, str):
             raise DataError(predictions, line, "output", "expected a string")
         rows.append(score_row(examples[number], output, settings))

@@ -10,15 +10,22 @@
 
 Nothing here raises on model text: any failure is an :class:`Extraction` with a non-"ok" status
 and correctness 0.
+
+Rows labelled ``N/A`` (no answer can be computed from the note) are correct exactly when the
+output abstains (:mod:`.abstention`), in both settings. On a computable row an abstention is
+wrong: the robust setting records it with status ``abstained``; the official setting keeps the
+official code's verdict (an abstention holds no value it could accept).
 """
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Literal, cast
 
-from .extract_official import WEEKS_DAYS_IDS, official_check, official_extract
-from .extract_robust import robust_check, robust_extract
+from .abstention import ABSTAINED, answer_abstains
+from .extract_official import WEEKS_DAYS_IDS, official_check, official_extract, raw_answer
+from .extract_robust import answer_text, robust_check, robust_extract
 
 __all__ = [
     "EXTRACTIONS",
@@ -35,6 +42,7 @@ __all__ = [
 OutputType = Literal["decimal", "integer", "date", "weeks_days"]
 EXTRACTIONS = ("official", "robust")
 _OUTPUT_TYPES = ("decimal", "integer", "date", "weeks_days")
+_DAY_COUNT = re.compile(r"^[\s\"'(]*(\d+)\s*(?:days?|d)?[\s\"').]*$", re.IGNORECASE)
 
 
 @dataclass(frozen=True)
@@ -112,13 +120,36 @@ def judge(
     ground_truth: str,
     lower: str,
     upper: str,
+    days_label: bool = False,
 ) -> tuple[Extraction, int]:
-    """Extract and score one output under ``setting`` ("official" or "robust")."""
+    """Extract and score one output under ``setting`` ("official" or "robust").
+
+    ``days_label``: the gestational-age label was given as a number of days (the corrected
+    layout, whose question asks for days); an answer that is a whole number of days is then
+    compared in days, in both settings (the official code has no such answers).
+    """
+    if setting not in EXTRACTIONS:
+        raise ValueError(f"unknown extraction setting {setting!r}; known: {', '.join(EXTRACTIONS)}")
+    abstained = answer_abstains(setting, output)
+    abstention = Extraction(ABSTAINED, "abstained", "the answer declines to give a value")
+    if str(ground_truth).strip().upper() == ABSTAINED:  # an N/A row: only abstaining is right
+        if abstained:
+            return abstention, 1
+        extraction, _ = judge(setting, output, calculator_id=calculator_id,
+                              csv_output_type=csv_output_type, ground_truth="0", lower="0",
+                              upper="0")
+        return extraction, 0
+    if days_label and int(calculator_id) in WEEKS_DAYS_IDS:
+        text = raw_answer(output) if setting == "official" else answer_text(output)[0]
+        if (days := _DAY_COUNT.match(text or "")) is not None:
+            weeks, rest = divmod(int(days.group(1)), 7)
+            extraction = Extraction(f"({weeks}, {rest})", "ok", "a number of days")
+            return extraction, correct_robust(extraction, ground_truth, "weeks_days", lower, upper)
     if setting == "official":
         extraction = extract_official(output, calculator_id)
         return extraction, correct_official(extraction, ground_truth, calculator_id, lower, upper)
-    if setting == "robust":
-        output_type = output_type_for(calculator_id, csv_output_type)
-        extraction = extract_robust(output, output_type)
-        return extraction, correct_robust(extraction, ground_truth, output_type, lower, upper)
-    raise ValueError(f"unknown extraction setting {setting!r}; known: {', '.join(EXTRACTIONS)}")
+    if abstained:
+        return abstention, 0
+    output_type = output_type_for(calculator_id, csv_output_type)
+    extraction = extract_robust(output, output_type)
+    return extraction, correct_robust(extraction, ground_truth, output_type, lower, upper)

@@ -53,7 +53,7 @@ _DECODER = json.JSONDecoder(strict=False)
 _MAX_SCAN = 200_000  # only the tail of absurdly long outputs is searched for JSON
 _SCAN_BUDGET = 2_000_000  # characters the brace matcher may visit in total
 
-_BOXED = re.compile(r"\\boxed\{([^{}]*)\}")
+_BOXED = re.compile(r"\\boxed\{((?:[^{}]|\{[^{}]*\})*)\}")  # one level of nested braces
 _KEY_VALUE = re.compile(
     r"(?<![A-Za-z])(?:final[ _-]?)?answer\b[\"'*\s]*[:=][ \t*]*([^\n]*)", re.IGNORECASE
 )
@@ -79,6 +79,27 @@ _NUMBER = re.compile(
     r"(?:[eE]([-+]?\d+))?(\s*(?:%|percent\b))?",
     re.IGNORECASE,
 )
+_GROUP_SPACE = re.compile(r"(?<=\d)[\u2009\u202f\u00a0\u2007](?=\d{3}(?!\d))")
+_SUPERSCRIPTS = str.maketrans("⁰¹²³⁴⁵⁶⁷⁸⁹⁻", "0123456789-")
+_SUPERSCRIPT_POWER = re.compile(r"(?<=10)[⁻]?[⁰¹²³⁴⁵⁶⁷⁸⁹]+")  # 10⁴ is 10^4, not 104
+_DETACHED_MINUS = re.compile(r"(?:^|(?<=[=:(]))\s*-\s+(?=\.?\d)")  # "- 0.261" -> "-0.261"
+_SCIENTIFIC = re.compile(r"(\d(?:\.\d+)?)\s*(?:x|×|\*|·)\s*10\s*(?:\^|\*\*)\s*[({]?([-+]?\d+)[)}]?")
+# "8,96" and "0,261" are decimals ("1,512" stays a thousands separator)
+_DECIMAL_COMMA = re.compile(r"(?<![\d,.])(0|\d+(?=,(?:\d{1,2}|\d{4,})(?![\d,]))),(\d+)(?![\d,])")
+_BARE_NUMBER = re.compile(r"^[\s*~]*-?\d[\d,]*(?:\.\d+)?\s*(?:%|[^\W\d_][^\d=+*/^()]*)?$")
+_FRACTION = re.compile(r"\\[dt]?frac\s*\{([^{}]+)\}\s*\{([^{}]+)\}")
+_ARITHMETIC = re.compile(r"^[\s*]*([-+]?[\d\s.+\-*/×÷^()e]*\d[\d\s.+\-*/×÷^()e]*?)"
+                         r"\s*(?:[^\W\d_][^\d=()]*)?$")
+_OPERATION = re.compile(r"[*/×÷^+()]|\s-\s|\d\s*-\s*\(")
+_UNITS_WORDS = ("zero one two three four five six seven eight nine ten eleven twelve thirteen "
+                "fourteen fifteen sixteen seventeen eighteen nineteen")
+_TENS_WORDS = "twenty thirty forty fifty sixty seventy eighty ninety"
+_WORD_VALUES = {word: i for i, word in enumerate(_UNITS_WORDS.split(" "))} | {
+    word: 10 * i for i, word in enumerate(_TENS_WORDS.split(" "), start=2)}
+_NUMBER_WORD = re.compile(
+    rf"\b(?:(?:{_TENS_WORDS.replace(' ', '|')})(?:[-\s](?:one|two|three|four|five|six|seven|"
+    rf"eight|nine)\b)?|{'|'.join(sorted(_UNITS_WORDS.split(' '), key=len, reverse=True))})\b",
+    re.IGNORECASE)
 _CALL = re.compile(r"^\s*(?:str\(|(?:round|min|max|abs|pow|sqrt|math\.\w+|np\.\w+)\s*\()")
 _CALL_NAMES = {**EVAL_NAMES, "max": max, "sqrt": math.sqrt}
 
@@ -99,10 +120,12 @@ _DATES = (
     (re.compile(rf"\b{_MONTH}\s+(\d{{1,2}})(?:st|nd|rd|th)?,?\s+(\d{{4}})\b", re.I), "mdy"),
     (re.compile(rf"\b(\d{{1,2}})(?:st|nd|rd|th)?\s+(?:of\s+)?{_MONTH},?\s+(\d{{4}})\b", re.I),
      "dmy"),
+    (re.compile(r"(?<![\d/.-])(\d{1,2})[/.-](\d{1,2})[/.-](\d{2})(?![\d/.-])"), "mdy"),  # 10/26/23
 )
-_WEEKS = re.compile(r"(?<![\d./])(\d+)\s*(?:weeks?|wks?|w)\b")
+_CENTURY_PIVOT = 69  # two-digit years as strptime's %y reads them: 69-99 -> 19xx, 00-68 -> 20xx
+_WEEKS = re.compile(r"(?<![\d./])(\d+)\s*(?:weeks?|wks?|w)(?![a-z])")
 _SEVENTHS = re.compile(r"(?<![\d./])(\d{1,2})\s+([0-6])\s*/\s*7(?![\d.])")  # "35 4/7 weeks"
-_DAYS = re.compile(r"(?<![\d.])(\d+)\s*(?:days?|d)\b")
+_DAYS = re.compile(r"(?<![\d.])(\d+)\s*(?:days?|d)(?![a-z])")
 _PLUS = re.compile(r"(?<![\d.])(\d{1,2})\s*\+\s*([0-6])(?![\d.])")
 _PAIR = re.compile(r"(?<![\d.])(\d+)\s*+(?:[\"']\s*+)?,\s*+(?:[\"']\s*+)?(\d+)(?![\d.])")
 
@@ -235,39 +258,92 @@ def answer_text(output: str) -> tuple[str | None, str]:
 
 
 def _normalize(text: str) -> str:
+    text = text.replace("\x0c", "\\f").replace("\times", "\\times")  # JSON ate "\f", "\t"
+    text = _GROUP_SPACE.sub("", text)  # "1 512" with a thin or no-break space: one number
+    text = _SUPERSCRIPT_POWER.sub(lambda m: "^" + m.group(0).translate(_SUPERSCRIPTS), text)
     text = unicodedata.normalize("NFKC", text)
     text = re.sub("[\u2212\u2012\ufe63]", "-", text)
-    return re.sub(r"(?<!\d)(?<!\d\s)[\u2013\u2014](?=\d)", "-", text)  # a dash after a digit: range
+    text = re.sub(r"(?<!\d)(?<!\d\s)[\u2013\u2014](?=\d)", "-", text)  # a dash after a digit: range
+    return _DETACHED_MINUS.sub("-", text)
 
 
-def _after_last_equals(text: str) -> str:
-    depth, cut = 0, -1
+def _segments(text: str) -> list[str]:
+    """``text`` split at its top-level ``=`` and ``≈`` signs."""
+    parts, depth, start = [], 0, 0
     for i, ch in enumerate(text):
         depth += ch in "([{"
         depth -= ch in ")]}"
         if depth <= 0 and ch in "=≈":
-            cut = i
-    tail = text[cut + 1:]
-    return tail if cut >= 0 and re.search(r"\d", tail) else text
+            parts.append(text[start:i])
+            start = i + 1
+    return [*parts, text[start:]]
+
+
+def _equation_side(text: str) -> str:
+    """The side of an equation that states the result: the last side that is one value
+    ("LDL = 215 - 87 = 128", "3 = 1 + 1 + 1"), else the last side with a number."""
+    sides = _segments(text)
+    if len(sides) == 1:
+        return text
+    for side in reversed(sides):
+        if _BARE_NUMBER.match(side):
+            return side
+    return next((side for side in reversed(sides) if re.search(r"\d", side)), text)
+
+
+def _latex(text: str) -> str:
+    """LaTeX math as plain arithmetic: fractions, \\times, \\cdot, braces; \\boxed dropped."""
+    text = _FRACTION.sub(r"((\1)/(\2))", text)
+    for old, new in (("\\boxed", ""), ("\\times", "*"), ("\\cdot", "*"), ("\\div", "/"),
+                     ("\\left", ""), ("\\right", ""), ("\\,", ""), ("$", ""), ("{", "("),
+                     ("}", ")")):
+        text = text.replace(old, new)
+    return text
+
+
+def _evaluate(expression: str) -> Decimal | None:
+    """A finite number from arithmetic, evaluated safely (never ``eval``); else None."""
+    try:
+        value = safe_eval(expression, _CALL_NAMES)
+    except Exception:  # not evaluable: the caller reads the numbers instead
+        return None
+    if isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value):
+        return Decimal(repr(value))
+    return None
+
+
+def _arithmetic(text: str) -> Decimal | None:
+    """The value of an answer that is unevaluated arithmetic ("(140 - 87) * 48 / 72", a LaTeX
+    fraction once :func:`_latex` rewrote it), units after it allowed; a bare range such as "5-7"
+    is not arithmetic."""
+    m = _ARITHMETIC.match(text)
+    if m is None or not _OPERATION.search(m.group(1)):
+        return None
+    body = m.group(1).replace("×", "*").replace("÷", "/").replace("^", "**")
+    return _evaluate(_SCIENTIFIC.sub(r"\1e\2", body))
 
 
 def _number(text: str) -> tuple[Decimal, bool] | None:
-    """First number in ``text`` that is not part of a name, and whether it is a percentage."""
-    text = _after_last_equals(_normalize(text))
+    """The number ``text`` states, and whether it is a percentage."""
+    text = _equation_side(_latex(_normalize(text)))
     if _CALL.match(text):
-        try:
-            value = safe_eval(text.strip().replace("^", "**").removeprefix("str"), _CALL_NAMES)
-        except Exception:  # not evaluable: read the numbers instead
-            value = None
-        if isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(
-            value
-        ):
-            return Decimal(repr(value)), False
+        value = _evaluate(text.strip().replace("^", "**").removeprefix("str"))
+        if value is not None:
+            return value, False
+    if (value := _arithmetic(text)) is not None:
+        return value, False
+    text = _DECIMAL_COMMA.sub(r"\1.\2", _SCIENTIFIC.sub(r"\1e\2", text))
     m = _NUMBER.search(_NAMES.sub(" ", text))
     if m is None:
-        return None
+        word = _NUMBER_WORD.search(text) if not re.search(r"\d", text) else None
+        return (Decimal(_word_value(word.group(0))), False) if word else None
     literal = m.group(1) + m.group(2).replace(",", "") + (f"e{m.group(3)}" if m.group(3) else "")
     return Decimal(literal), bool(m.group(4))
+
+
+def _word_value(words: str) -> int:
+    """"seven" -> 7, "twenty-one" -> 21."""
+    return sum(_WORD_VALUES[w] for w in re.split(r"[-\s]+", words.lower()))
 
 
 def _date(text: str) -> tuple[date | None, bool]:
@@ -280,8 +356,9 @@ def _date(text: str) -> tuple[date | None, bool]:
     for _, m, order in hits:
         a, b, c = m.groups()
         y, mo, d = {"mdy": (c, a, b), "ymd": (a, b, c), "dmy": (c, b, a)}[order]
+        year = int(y) if len(y) == 4 else int(y) + (1900 if int(y) >= _CENTURY_PIVOT else 2000)
         try:
-            return date(int(y), _MONTHS.get(mo.lower()) or int(mo), int(d)), True
+            return date(year, _MONTHS.get(mo.lower()) or int(mo), int(d)), True
         except ValueError:
             continue
     return None, bool(hits)
@@ -291,8 +368,12 @@ def _weeks_days(text: str) -> tuple[int, int] | None:
     text = _normalize(text).lower()
     if m := _SEVENTHS.search(text):
         return int(m.group(1)), int(m.group(2))
-    if weeks := _WEEKS.search(text):
-        days = _DAYS.search(text, weeks.end())
+    plus = _PLUS.search(text)
+    weeks = _WEEKS.search(text)
+    if plus and (weeks is None or plus.start() < weeks.start()):  # "24+5 weeks"
+        return int(plus.group(1)), int(plus.group(2))
+    if weeks:  # days after the weeks, else before them ("1 days, 18 weeks")
+        days = _DAYS.search(text, weeks.end()) or _DAYS.search(text[:weeks.start()])
         return int(weeks.group(1)), int(days.group(1)) if days else 0
     if days := _DAYS.search(text):
         return 0, int(days.group(1))
@@ -307,12 +388,13 @@ def parse_value(text: str, output_type: str) -> tuple[str | None, str]:
         if parsed is None:
             return None, "no number"
         value, percent = parsed
-        if output_type == "integer":
+        if output_type == "integer":  # a score is a whole number: 3.5 stays 3.5 (and is wrong)
             try:
-                return str(int(value.quantize(Decimal(1), rounding=ROUND_HALF_UP))), ""
+                whole = value == value.to_integral_value()
+                return (str(int(value)) if whole else str(value.normalize())), ""
             except (InvalidOperation, OverflowError, ValueError):
                 return None, "number out of range"
-        return f"{value}{'%' if percent else ''}", ""
+        return f"{value:f}{'%' if percent else ''}", ""
     if output_type == "date":
         day, seen = _date(text)
         if day is None:
@@ -347,7 +429,7 @@ def robust_check(answer: str, ground_truth: str, output_type: str, lower: str, u
         return int(percent and fraction_scale and lo <= value / 100 <= hi)
     if output_type == "integer":
         expected = Decimal(ground_truth.strip()).quantize(Decimal(1), rounding=ROUND_HALF_UP)
-        return int(int(answer) == int(expected))
+        return int(Decimal(answer) == expected)
     if output_type == "date":
         return int(answer == parse_value(ground_truth, "date")[0])
     if output_type == "weeks_days":

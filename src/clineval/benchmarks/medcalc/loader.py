@@ -4,11 +4,10 @@ from __future__ import annotations
 
 import ast
 import csv
-import json
 from pathlib import Path
 from typing import Any
 
-from clineval.io import DataError
+from clineval.io import DataError, open_text, read_json
 
 COLUMNS = (
     "Row Number",
@@ -28,6 +27,34 @@ COLUMNS = (
 )
 CATEGORIES = ("lab", "physical", "date", "dosage", "risk", "severity", "diagnosis")
 OUTPUT_TYPES = ("decimal", "integer", "date")
+# Dataset versions with the same 14 columns. v1.0 is read strictly; the later layout (v1.1,
+# v1.2 and MedCalc-Bench-Verified) spells some categories out ("lab test") and types the
+# gestational-age rows (calculator 69) as "date".
+VERSIONS = ("1.0", "1.1", "1.2", "verified")
+CATEGORY_SPELLINGS = {
+    "lab test": "lab",
+    "lab tests": "lab",
+    "physical exam": "physical",
+    "dosage conversion": "dosage",
+    "risk score": "risk",
+    "severity score": "severity",
+    "diagnostic": "diagnosis",
+}
+
+
+def check_version(version: object) -> str:
+    text = str(version).strip().lower()
+    text = text[1:] if text[:2] in {f"v{d}" for d in "0123456789"} else text  # "v1.2" = "1.2"
+    if text not in VERSIONS:
+        raise ValueError(f"unknown MedCalc-Bench version {version!r}; known: {', '.join(VERSIONS)}")
+    return text
+
+
+def _category(raw: str, version: str) -> str:
+    category = raw.strip()
+    if version != "1.0":
+        category = CATEGORY_SPELLINGS.get(category.lower(), category.lower())
+    return category
 
 
 def _int(path: Path, row: int, field: str, value: str) -> int:
@@ -50,13 +77,10 @@ def parse_entities(text: str, path: Path | str = "<entities>", row: int | None =
     return value
 
 
-def read_test_csv(path: Path) -> list[dict[str, Any]]:
-    """Official ``test_data.csv`` -> one example per row, ``id`` = the row number."""
-    try:
-        handle = path.open(encoding="utf-8", newline="")
-    except FileNotFoundError as err:
-        raise DataError(path, None, None, "file not found") from err
-    with handle:
+def read_test_csv(path: Path, version: str = "1.0") -> list[dict[str, Any]]:
+    """Official ``test_data.csv`` (of ``version``) -> one example per row, ``id`` = row number."""
+    version = check_version(version)
+    with open_text(path) as handle:
         reader = csv.DictReader(handle)
         missing = [c for c in COLUMNS if c not in (reader.fieldnames or ())]
         if missing:
@@ -68,10 +92,12 @@ def read_test_csv(path: Path) -> list[dict[str, Any]]:
             if number in seen:
                 raise DataError(path, line, "Row Number", f"duplicate row number {number}")
             seen.add(number)
-            category = raw["Category"].strip()
+            category = _category(raw["Category"], version)
             if category not in CATEGORIES:
                 raise DataError(path, line, "Category", f"{category!r} not in {CATEGORIES}")
             output_type = raw["Output Type"].strip()
+            if version != "1.0":
+                output_type = output_type.lower()
             if output_type not in OUTPUT_TYPES:
                 raise DataError(path, line, "Output Type", f"{output_type!r} not in {OUTPUT_TYPES}")
             parse_entities(raw["Relevant Entities"], path, line)
@@ -121,10 +147,4 @@ def exemplar_records(raw: dict[str, Any], source: str, path: Path | str) -> list
 
 def read_exemplar_json(path: Path) -> list[dict[str, Any]]:
     """The official ``one_shot_finalized_explanation.json``."""
-    try:
-        raw = json.loads(path.read_text(encoding="utf-8"))
-    except FileNotFoundError as err:
-        raise DataError(path, None, None, "file not found") from err
-    except json.JSONDecodeError as err:
-        raise DataError(path, err.lineno, None, f"invalid JSON: {err.msg}") from err
-    return exemplar_records(raw, "official", path)
+    return exemplar_records(read_json(path), "official", path)

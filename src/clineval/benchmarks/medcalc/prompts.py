@@ -22,10 +22,14 @@ def render(
     mode: dict[str, Any],
     templates: dict[str, Any],
     exemplars: list[dict[str, Any]],
+    allow_abstention: bool = False,
 ) -> list[dict[str, str]]:
-    """System message (role, answer format, exemplars as the paper placed them) + user message."""
+    """System message (role, answer format, optional leave to abstain, exemplars as the paper
+    placed them) + user message."""
     style = "reasoning" if mode["reasoning"] else "direct"
     system = templates["system"][style]
+    if allow_abstention:
+        system += " " + templates["abstention"]
     for exemplar in exemplars:
         system += _exemplar_block(templates, exemplar, example["question"])
     user = fill(
@@ -65,6 +69,6 @@ def build_requests(
     requests = []
     for example in examples:
         chosen = by_calc.get(example["calculator_id"], [])[:count]
-        messages = render(example, mode, templates, chosen)
+        messages = render(example, mode, templates, chosen, bool(task.get("allow_abstention")))
         requests.append(request_record(example["id"], messages, [e["id"] for e in chosen]))
     return requests

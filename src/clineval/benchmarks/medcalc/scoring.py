@@ -29,6 +29,7 @@ def score_row(example: dict[str, Any], output: str, extractions: tuple[str, ...]
             ground_truth=example["ground_truth"],
             lower=example["lower"],
             upper=example["upper"],
+            days_label=bool(example.get("label_days")),
         )
         row[setting] = {
             "extracted": extraction.answer,

@@ -10,10 +10,11 @@ rows never use, so an exemplar note is never an evaluated note.
 
 from __future__ import annotations
 
+import ast
 import csv
 import logging
 import random
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from pathlib import Path
 
 from clineval.benchmarks.medcalc.calculators import (
@@ -24,7 +25,7 @@ from clineval.benchmarks.medcalc.calculators import (
     compute_row,
 )
 from clineval.benchmarks.medcalc.demo import SAMPLERS, Case
-from clineval.benchmarks.medcalc.labels import limits
+from clineval.benchmarks.medcalc.labels import NOT_APPLICABLE, limits
 from clineval.benchmarks.medcalc.loader import COLUMNS
 from clineval.io import atomic_writer, write_json
 
@@ -101,6 +102,53 @@ def write_csv(rows: Sequence[dict[str, str]], path: Path) -> None:
     """Write ``rows`` with exactly :data:`COLUMNS`, atomically (temp file, then os.replace)."""
     with atomic_writer(Path(path)) as handle:
         writer = csv.DictWriter(handle, fieldnames=COLUMNS, extrasaction="raise")
+        writer.writeheader()
+        writer.writerows(rows)
+
+
+# The corrected-labels layout of Ye et al. 2025 (gestational age as days, N/A rows).
+CORRECTED_COLUMNS = ("Unique ID", "Calculator Name", "Question", "Patient Note",
+                     "Ground Truth Answer", "Lower Limit", "Upper Limit")
+# How the later layout (v1.1, v1.2, Verified) spells the categories the v1.0 file abbreviates.
+LATER_CATEGORIES = {"lab": "lab test"}
+
+
+def corrected_labels(
+    rows: Sequence[dict[str, str]], not_applicable: Collection[int] = ()
+) -> list[dict[str, str]]:
+    """``rows`` (official layout) as a corrected-labels file: ``Unique ID``, gestational age in
+    days, limits 0.95×/1.05× every number, ``N/A`` for the row numbers in ``not_applicable``."""
+    labelled = []
+    for row in rows:
+        answer, lower, upper = (row[c] for c in ("Ground Truth Answer", "Lower Limit",
+                                                 "Upper Limit"))
+        if int(row["Row Number"]) in not_applicable:
+            answer = lower = upper = NOT_APPLICABLE
+        elif int(row["Calculator ID"]) == 69:
+            weeks, days = (int(part.split()[0]) for part in ast.literal_eval(answer))
+            answer = lower = upper = str(7 * weeks + days)
+        elif row["Output Type"] == "integer":
+            lower, upper = repr(0.95 * int(answer)), repr(1.05 * int(answer))
+        labelled.append({"Unique ID": row["Row Number"], "Calculator Name": row["Calculator Name"],
+                         "Question": row["Question"], "Patient Note": row["Patient Note"],
+                         "Ground Truth Answer": answer, "Lower Limit": lower,
+                         "Upper Limit": upper})
+    return labelled
+
+
+def later_layout(rows: Sequence[dict[str, str]]) -> list[dict[str, str]]:
+    """``rows`` as the v1.2 / Verified file writes them: categories spelled out, gestational
+    age typed "date"."""
+    return [{**row,
+             "Category": LATER_CATEGORIES.get(row["Category"], row["Category"]),
+             "Output Type": "date" if row["Calculator ID"] == "69" else row["Output Type"]}
+            for row in rows]
+
+
+def write_rows(rows: Sequence[dict[str, str]], path: Path) -> None:
+    """Write rows of any one layout (the columns of the first row), atomically."""
+    with atomic_writer(Path(path)) as handle:
+        writer = csv.DictWriter(handle, fieldnames=list(rows[0]), extrasaction="raise")
         writer.writeheader()
         writer.writerows(rows)
 

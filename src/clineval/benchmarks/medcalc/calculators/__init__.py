@@ -9,8 +9,10 @@ import pkgutil
 
 from clineval.benchmarks.medcalc.calculators.base import (
     CALCULATORS,
+    CONVENTIONS,
     CalcResult,
     Calculator,
+    Conventions,
     MissingEntity,
     OutputType,
     UnknownCalculator,
@@ -26,8 +28,10 @@ for _module in sorted(m.name for m in pkgutil.iter_modules(__path__)):
 
 __all__ = [
     "CALCULATORS",
+    "CONVENTIONS",
     "CalcResult",
     "Calculator",
+    "Conventions",
     "MissingEntity",
     "OutputType",
     "UnknownCalculator",

@@ -17,7 +17,10 @@ from clineval.benchmarks.medcalc.calculators.units import Converter, normalize_u
 
 OutputType = Literal["decimal", "integer", "date", "weeks_days"]
 Entities = Mapping[str, object]
+Compute = Callable[[Entities], "CalcResult"]
 DATE_FORMAT = "%m/%d/%Y"
+# ``official``: the MedCalc-Bench code's rules; ``clinical``: physician practice where it differs.
+CONVENTIONS = ("official", "clinical")
 
 
 @dataclass(frozen=True)
@@ -37,8 +40,47 @@ class Calculator:
     name: str
     category: str
     output_type: OutputType
-    compute: Callable[[Entities], CalcResult]
+    compute: Compute
     question: str
+    variants: Mapping[str, Compute] = field(default_factory=dict)  # convention -> rule
+
+    def rule(self, convention: str) -> Compute:
+        """The compute function under ``convention`` (``compute`` where it has no variant)."""
+        return self.variants.get(convention, self.compute)
+
+
+@dataclass(frozen=True)
+class Conventions:
+    """Which convention each calculator follows: ``default`` unless ``overrides`` names it."""
+
+    default: str = "official"
+    overrides: Mapping[int, str] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        for name in (self.default, *self.overrides.values()):
+            if name not in CONVENTIONS:
+                raise ValueError(f"unknown convention {name!r}; known: {', '.join(CONVENTIONS)}")
+
+    @classmethod
+    def from_settings(cls, default: str | None, overrides: Mapping[object, str] | None
+                      ) -> Conventions:
+        """From config values: a default name and ``{calculator id: name}`` overrides."""
+        try:
+            table = {int(str(key)): str(value) for key, value in (overrides or {}).items()}
+        except ValueError as err:
+            raise ValueError(f"convention overrides are keyed by calculator id: {err}") from err
+        return cls(str(default or "official"), table)
+
+    def of(self, calculator_id: int) -> str:
+        """The convention calculator ``calculator_id`` follows."""
+        return self.overrides.get(int(calculator_id), self.default)
+
+    def describe(self) -> str:
+        """``clinical`` or ``official (clinical for 13, 49)``."""
+        if not self.overrides:
+            return self.default
+        listed = ", ".join(f"{name} for {cid}" for cid, name in sorted(self.overrides.items()))
+        return f"{self.default} ({listed})"
 
 
 class UnknownCalculator(KeyError):
@@ -72,12 +114,16 @@ def get(calculator_id: int) -> Calculator | None:
     return CALCULATORS.get(calculator_id)
 
 
-def compute_row(calculator_id: int, relevant_entities: Entities) -> CalcResult:
-    """Apply calculator ``calculator_id`` to a row's Relevant Entities."""
+def compute_row(
+    calculator_id: int, relevant_entities: Entities, conventions: Conventions | None = None
+) -> CalcResult:
+    """Apply calculator ``calculator_id`` to a row's Relevant Entities under ``conventions``
+    (default: the official ones)."""
     calculator = get(calculator_id)
     if calculator is None:
         raise UnknownCalculator(f"calculator {calculator_id} is not implemented")
-    return calculator.compute(relevant_entities)
+    convention = (conventions or Conventions()).of(calculator_id)
+    return calculator.rule(convention)(relevant_entities)
 
 
 # --- formatting -------------------------------------------------------------------------

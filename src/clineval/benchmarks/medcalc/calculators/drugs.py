@@ -11,9 +11,19 @@ factor (Dowell D et al. CDC Clinical Practice Guideline for Prescribing Opioids 
 MMWR Recomm Rep 2022;71(3):1–95), the factors the dataset uses: codeine 0.15, fentanyl
 buccal 0.13 per µg, fentanyl patch 2.4 per µg/h, hydrocodone 1, hydromorphone 5, methadone
 4.7, morphine 1, oxycodone 1.5, oxymorphone 3, tapentadol 0.4, tramadol 0.2 (per mg).
+
+The ``clinical`` convention uses the conversion table of the CDC's 2016 guideline (Dowell D,
+Haegerich TM, Chou R. CDC Guideline for Prescribing Opioids for Chronic Pain, MMWR Recomm Rep
+2016;65(1):1–49, and its companion sheet "Calculating Total Daily Dose of Opioids for Safer
+Dosage"), which the physician-validated labels of Ye et al. 2025 follow: hydromorphone 4,
+tramadol 0.1 and methadone by total daily dose (1–20 mg: 4; 21–40 mg: 8; 41–60 mg: 10;
+61–80 mg: 12); the other factors are those above. The 2016 table gives no methadone factor
+above 80 mg/day; there the single factor of the 2022 guideline (4.7) applies.
 """
 
 from __future__ import annotations
+
+from collections.abc import Callable
 
 from clineval.benchmarks.medcalc.calculators.base import (
     CalcResult,
@@ -101,6 +111,8 @@ OPIOIDS: tuple[tuple[str, float, str], ...] = (
     ("Tapentadol", 0.4, "mg"),
     ("TraMADol", 0.2, "mg"),
 )
+CDC_2016_FACTORS = {"HYDROmorphone": 4.0, "TraMADol": 0.1}
+CDC_2016_METHADONE = ((20.0, 4.0), (40.0, 8.0), (60.0, 10.0), (80.0, 12.0))  # (≤ mg/day, factor)
 PATCH_RATE_UNITS = {"µg/h", "µg/hr", "mcg/h", "mcg/hr", "ug/h", "ug/hr"}
 
 
@@ -134,17 +146,26 @@ def _dose(entities: Entities, entity: str, per: str) -> tuple[float, str]:
     return converted, text
 
 
-def morphine_milligram_equivalents(entities: Entities) -> CalcResult:
-    """Daily MME = Σ dose × doses per day × CDC conversion factor."""
+def _cdc_2016_factor(drug: str, factor: float, daily: float) -> float:
+    """The CDC 2016 table's factor for ``drug`` at ``daily`` mg (or µg) a day."""
+    if drug == "Methadone":
+        return next((f for limit, f in CDC_2016_METHADONE if daily <= limit), factor)
+    return CDC_2016_FACTORS.get(drug, factor)
+
+
+def _mme(entities: Entities, table: str, pick: Callable[[str, float, float], float]
+         ) -> CalcResult:
+    """Daily MME = Σ dose × doses per day × factor, ``pick(drug, 2022 factor, daily dose)``."""
     steps = ["The daily morphine milligram equivalent (MME) is the sum over the opioids taken "
-             "of dose × doses per day × the CDC conversion factor of that opioid."]
+             f"of dose × doses per day × the conversion factor of that opioid ({table})."]
     total = 0.0
-    for drug, factor, per in OPIOIDS:
+    for drug, cdc_2022, per in OPIOIDS:
         dose_key = f"{drug} Dose"
         if dose_key not in entities:
             continue
         dose, dose_text = _dose(entities, dose_key, per)
         per_day = number(entities, f"{drug} Dose Per Day")
+        factor = pick(drug, cdc_2022, dose * per_day)
         daily = dose * per_day * factor
         steps.append(f"{drug}: {dose_text} × {fmt(per_day)} per day × {fmt(factor)} MME per "
                      f"{per} = {fmt(daily)} MME/day; running total {fmt(total)} + "
@@ -154,6 +175,16 @@ def morphine_milligram_equivalents(entities: Entities) -> CalcResult:
         steps.append("No opioid dose is listed.")
     steps.append(f"The patient's daily MME is {fmt(total)} MME/day.")
     return decimal_result(total, steps)
+
+
+def morphine_milligram_equivalents(entities: Entities) -> CalcResult:
+    """Daily MME with the CDC 2022 factors (the dataset's)."""
+    return _mme(entities, "CDC 2022 table", lambda drug, factor, daily: factor)
+
+
+def morphine_milligram_equivalents_2016(entities: Entities) -> CalcResult:
+    """Daily MME with the CDC 2016 factors (methadone by total daily dose)."""
+    return _mme(entities, "CDC 2016 table", _cdc_2016_factor)
 
 
 register(Calculator(
@@ -171,6 +202,7 @@ register(Calculator(
     category="dosage",
     output_type="decimal",
     compute=morphine_milligram_equivalents,
+    variants={"clinical": morphine_milligram_equivalents_2016},
     question="Based on the number of doses per day and the quantity of different doses, what is "
     "the patient's daily Morphine Miligram Equivalents (MME)?",
 ))

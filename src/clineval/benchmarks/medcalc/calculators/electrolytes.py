@@ -7,6 +7,10 @@ Sources, as presented on MDCalc: Hillier et al., Am J Med 1999;106:399-403 (sodi
 Emerg Med 1990;19:1310-3 and Rastegar, J Am Soc Nephrol 2007;18:2429-31 (delta gap and delta
 ratio, normal anion gap 12 and bicarbonate 24 mEq/L); Figge et al., Crit Care Med
 1998;26:1807-10 (anion gap rises 2.5 mEq/L per 1 g/dL that albumin falls below 4 g/dL).
+
+The delta gap has two conventions: ``official`` (MDCalc and the MedCalc-Bench code) reports the
+anion-gap excess, AG − 12; ``clinical`` (Rastegar 2007) compares it with the bicarbonate deficit,
+ΔAG − ΔHCO₃⁻ = (AG − 12) − (24 − HCO₃⁻), near 0 in a pure anion-gap acidosis.
 """
 
 from __future__ import annotations
@@ -134,6 +138,22 @@ def delta_gap(entities: Entities) -> CalcResult:
     ])
 
 
+def delta_gap_excess(entities: Entities) -> CalcResult:
+    """Clinical delta gap: ΔAG − ΔHCO₃ = (anion gap − 12) − (24 − bicarbonate)."""
+    gap, steps = _anion_gap(entities)
+    bicarbonate = measure(entities, "Bicarbonate", MONOVALENT_ION, "mEq/L", "HCO3", "HCO₃⁻")
+    rise, fall = gap - NORMAL_ANION_GAP, NORMAL_BICARBONATE - bicarbonate.converted
+    value = rise - fall
+    return decimal_result(value, [
+        *steps,
+        "The delta gap compares the rise in the anion gap above 12 with the fall in "
+        "bicarbonate below 24: delta gap = (AG − 12) − (24 − HCO₃).",
+        f"Bicarbonate: {bicarbonate.text()}.",
+        f"Delta gap = ({fmt(gap)} − 12) − (24 − {fmt(bicarbonate.converted)}) = {fmt(rise)} − "
+        f"{fmt(fall)} = {fmt(value)} mEq/L.",
+    ])
+
+
 def delta_ratio(entities: Entities) -> CalcResult:
     """Delta ratio = (anion gap − 12) / (24 − bicarbonate)."""
     gap, steps = _anion_gap(entities)
@@ -187,6 +207,7 @@ register(Calculator(
     category="lab",
     output_type="decimal",
     compute=delta_gap,
+    variants={"clinical": delta_gap_excess},
     question="What is the patient's delta gap in mEq/L?",
 ))
 register(Calculator(

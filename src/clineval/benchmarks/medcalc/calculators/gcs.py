@@ -1,7 +1,9 @@
 """Glasgow Coma Scale (21), after Teasdale and Jennett (1974): eye 1–4, verbal 1–5, motor 1–6.
 
-A component recorded as 'not testable' is scored as that component's best response, the
-assumption the dataset's explanations state.
+A component recorded as 'not testable' is scored as that component's best response under the
+``official`` convention, the assumption the dataset's explanations state; under ``clinical`` it
+scores 1, as bedside practice reports an intubated patient's verbal response (V1 with a "T"
+suffix: "GCS 3T" is the lowest score of an intubated patient) or eyes swollen shut ("C").
 """
 
 from __future__ import annotations
@@ -44,17 +46,27 @@ COMPONENTS = (
 )
 
 
-def glasgow_coma_score(entities: Entities) -> CalcResult:
-    """Sum of the best eye, verbal and motor responses (3–15)."""
+def _glasgow(entities: Entities, untestable_best: bool) -> CalcResult:
     tally = Tally("Glasgow Coma Score")
     for entity, label, scale in COMPONENTS:
         response = choice(entities, entity, (*scale, NOT_TESTABLE))
         if response == NOT_TESTABLE:
-            best = max(scale, key=scale.__getitem__)
-            tally.add(scale[best], f"Best {label} response not testable, scored as '{best}'")
+            pick = max if untestable_best else min
+            scored = pick(scale, key=scale.__getitem__)
+            tally.add(scale[scored], f"Best {label} response not testable, scored as '{scored}'")
         else:
             tally.add(scale[response], f"Best {label} response '{response}'")
     return tally.result()
+
+
+def glasgow_coma_score(entities: Entities) -> CalcResult:
+    """Sum of the best eye, verbal and motor responses (3–15); untestable: the best response."""
+    return _glasgow(entities, untestable_best=True)
+
+
+def glasgow_coma_score_bedside(entities: Entities) -> CalcResult:
+    """Sum of the best eye, verbal and motor responses (3–15); untestable: 1 ("3T")."""
+    return _glasgow(entities, untestable_best=False)
 
 
 register(Calculator(
@@ -63,5 +75,6 @@ register(Calculator(
     category="severity",
     output_type="integer",
     compute=glasgow_coma_score,
+    variants={"clinical": glasgow_coma_score_bedside},
     question="What is the patient's Glasgow Coma Score?",
 ))

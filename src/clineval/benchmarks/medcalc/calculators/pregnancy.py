@@ -1,9 +1,17 @@
 """Pregnancy dating from the last menstrual period (LMP): due date (13), date of
-conception (68) and gestational age (69)."""
+conception (68) and gestational age (69).
+
+Two conventions. ``official`` (the MedCalc-Bench code): due date = LMP + 280 days + (cycle − 28)
+days; conception = LMP + 14 days whatever the cycle. ``clinical`` (obstetric practice: ACOG
+Committee Opinion 700, Methods for Estimating the Due Date, 2017; Williams Obstetrics, 26th
+ed.): Naegele's rule by the calendar, LMP + 1 year − 3 months + 7 days, shifted by (cycle − 28)
+days; ovulation, hence conception, falls 14 days before the next period: LMP + (cycle − 14).
+"""
 
 from __future__ import annotations
 
-from datetime import timedelta
+import calendar
+from datetime import date, timedelta
 
 from clineval.benchmarks.medcalc.calculators.base import (
     CalcResult,
@@ -45,6 +53,30 @@ def due_date(entities: Entities) -> CalcResult:
     ])
 
 
+def _nine_months_later(lmp: date) -> date:
+    """The same day nine calendar months later (+1 year − 3 months), clamped to the month's end."""
+    year, month = (lmp.year, lmp.month + 9) if lmp.month <= 3 else (lmp.year + 1, lmp.month - 3)
+    return date(year, month, min(lmp.day, calendar.monthrange(year, month)[1]))
+
+
+def due_date_calendar(entities: Entities) -> CalcResult:
+    """Naegele's rule by the calendar: LMP + 1 year − 3 months + 7 days, + (cycle − 28) days."""
+    lmp = day(entities, LMP)
+    cycle = int(number(entities, CYCLE))
+    naegele = _nine_months_later(lmp) + timedelta(days=7)
+    shift = cycle - STANDARD_CYCLE_DAYS
+    due = naegele + timedelta(days=shift)
+    return date_result(due, [
+        "Naegele's rule by the calendar: add one year, subtract three months and add seven "
+        "days to the first day of the last menstrual period; then shift by the cycle length "
+        "minus 28 days.",
+        f"Last menstrual period: {format_date(lmp)}; + 1 year − 3 months + 7 days = "
+        f"{format_date(naegele)}.",
+        f"Cycle length: {cycle} days; shift {shift:+d} days.",
+        f"Estimated due date: {format_date(due)}.",
+    ])
+
+
 def conception_date(entities: Entities) -> CalcResult:
     """Conception estimated 2 weeks after the LMP (the dataset's convention; the cycle length
     is recorded in the rows but not used)."""
@@ -55,6 +87,20 @@ def conception_date(entities: Entities) -> CalcResult:
         "menstrual period.",
         f"Last menstrual period: {format_date(lmp)}.",
         f"Estimated date of conception: {format_date(lmp)} + 14 days = {format_date(conception)}.",
+    ])
+
+
+def conception_date_by_cycle(entities: Entities) -> CalcResult:
+    """Ovulation (conception) 14 days before the next period: LMP + (cycle − 14) days."""
+    lmp = day(entities, LMP)
+    cycle = int(number(entities, CYCLE))
+    conception = lmp + timedelta(days=cycle - 14)
+    return date_result(conception, [
+        "Ovulation, and so conception, is estimated 14 days before the next period: the last "
+        "menstrual period plus (cycle length − 14) days.",
+        f"Last menstrual period: {format_date(lmp)}; cycle length: {cycle} days.",
+        f"Estimated date of conception: {format_date(lmp)} + {cycle - 14} days = "
+        f"{format_date(conception)}.",
     ])
 
 
@@ -80,6 +126,7 @@ register(Calculator(
     category="date",
     output_type="date",
     compute=due_date,
+    variants={"clinical": due_date_calendar},
     question="Using Naegele's Rule for estimated due date based on the last menstrual period and "
     "cycle length, what is the the patient's estimated due date? Your response should be in the "
     "format of M/D/Y (ie 08/31/2023, 07/03/2000) with just the date and not other text. ",
@@ -90,6 +137,7 @@ register(Calculator(
     category="date",
     output_type="date",
     compute=conception_date,
+    variants={"clinical": conception_date_by_cycle},
     question="Based on the patient's last menstrual period and cycle length, what is the the "
     "patient's estimated date of conception? Your answer should be in the format of M/D/Y (ie "
     "08/31/2023, 07/03/2000) with just the date and not other text. ",

@@ -1,0 +1,210 @@
+"""CliBench on the workflow: MIMIC-IV tables -> cases -> requests -> codes -> Tables 3, 4, 10-13.
+
+A task's ``data.task`` names one of the four CliBench tasks (diagnoses, procedures, labs,
+prescriptions). Official sources: the MIMIC-IV 2.2 ``hosp`` and MIMIC-IV-Note 2.2 ``note``
+directories and the code-system files (``data.*``); the demo writes a synthetic MIMIC-IV in the
+real formats into ``<data>/demo/<task>/``. Scoring reads the files ``scoring_inputs`` declares.
+"""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from clineval.benchmarks.base.exemplars import exemplar_count
+from clineval.benchmarks.base.sources import demo_or_official, require
+from clineval.errors import ConfigError
+
+Record = dict[str, Any]
+NAME = "CliBench"
+MIMIC_WHERE = "PhysioNet (MIMIC-IV 2.2 and MIMIC-IV-Note 2.2; credentialed access)"
+#: Tables every task reads, and each task's own.
+COMMON_TABLES = ("patients", "admissions", "services", "transfers", "discharge")
+TASK_TABLES = {
+    "diagnoses": ("diagnoses_icd", "d_icd_diagnoses", "radiology", "labevents", "d_labitems"),
+    "procedures": ("procedures_icd", "d_icd_procedures"),
+    "labs": ("labevents", "d_labitems"),
+    "prescriptions": ("prescriptions",),
+}
+#: Code-system files the derive step reads per task: (setting, description, where).
+CODE_FILES = {
+    "labs": {
+        "lab_loinc_map": ("an itemid -> LOINC map (d_labitems_to_loinc.csv)",
+                          "github.com/MIT-LCP/mimic-code, mimic-iv/mapping/ (MIT)"),
+        "loinc_hierarchy": ("the LOINC ComponentHierarchyBySystem.csv",
+                            "loinc.org (the LOINC release, free licence)"),
+    },
+    "prescriptions": {
+        "ndc_atc": ("an NDC -> ATC map (CSV: ndc, atc)", "your drug vocabulary (e.g. RxNorm)"),
+    },
+}
+_DATA_KEYS = {"task", "source", "hosp", "note", "lab_loinc_map", "loinc_hierarchy", "ndc_atc",
+              "atc_titles", "sample", "demo", "first_batch", "record", "profile", "history",
+              "radiology", "lab_values", "lab_codes"}
+
+
+def _kind(task: Record) -> str:
+    from clineval.benchmarks.clibench.kinds import KINDS
+
+    kind = task["data"].get("task")
+    if kind not in KINDS:
+        raise ConfigError(f"CliBench data.task={kind!r}; tasks: {', '.join(KINDS)}")
+    return kind
+
+
+def _demo_files(kind: str) -> dict[str, str]:
+    """Source roles -> paths under the task's demo directory (the synthetic layout)."""
+    from clineval.mimic.synthetic_mimic4 import Layout
+
+    layout = Layout(Path("."))
+    files = {t: str(layout.table(t)) for t in (*COMMON_TABLES, *TASK_TABLES[kind])}
+    for role in CODE_FILES.get(kind, {}):
+        files[role] = str(getattr(layout, role))
+    if kind == "prescriptions":  # scoring's ATC titles: a source the demo writes
+        files["atc_titles"] = str(layout.atc_titles)
+    return files
+
+
+def _official(task: Record, task_name: str, kind: str) -> dict[str, Path]:
+    from clineval.mimic.mimic4 import NOTE, table_path
+
+    data = task["data"]
+    files = {}
+    for table in (*COMMON_TABLES, *TASK_TABLES[kind]):
+        folder = "note" if table in NOTE else "hosp"
+        directory = data.get(folder)
+        where = Path(directory) if directory else None
+        files[table] = require(table_path(where, table) if where else None, task_name,
+                               f"MIMIC-IV {folder}/{table}.csv(.gz)", MIMIC_WHERE,
+                               f"tasks.{task_name}.data.{folder}", NAME)
+    for role, (description, where) in CODE_FILES.get(kind, {}).items():
+        given = data.get(role)
+        if role == "lab_loinc_map" and given is None:
+            from clineval.mimic.resources import d_labitems_to_loinc
+
+            given = d_labitems_to_loinc()  # the shipped mimic-code map (MIT)
+        files[role] = require(given, task_name, description, where,
+                              f"tasks.{task_name}.data.{role}", NAME)
+    return files
+
+
+class CliBenchBenchmark:
+    name = "clibench"
+    data_version = "1"
+    scoring_version = "1"
+    baselines = ("oracle", "frequency")
+
+    def source_files(self, task: Record, data_root: Path, task_name: str) -> dict[str, Path]:
+        unknown = sorted(set(task["data"]) - _DATA_KEYS)
+        if unknown:
+            raise ConfigError(f"unknown key(s) {', '.join(unknown)} in tasks.{task_name}.data; "
+                              f"allowed: {', '.join(sorted(_DATA_KEYS))}")
+        kind = _kind(task)
+        return demo_or_official(task, task_name, data_root, _demo_files(kind),
+                                lambda: _official(task, task_name, kind))
+
+    def write_demo(self, task: Record, sources: dict[str, Path]) -> None:
+        from clineval.mimic.synthetic_mimic4 import Layout, write_mimic4
+
+        demo = task["data"].get("demo") or {}
+        root = sources["admissions"].parent.parent
+        write_mimic4(Layout(root), int(demo.get("admissions", 40)), int(demo.get("seed", 0)),
+                     int(demo.get("labs_per_admission", 14)))
+        absent = sorted(str(p) for p in sources.values() if not p.is_file())
+        if absent:
+            raise ValueError(f"the CliBench demo writer did not write {', '.join(absent)}")
+
+    def derive(self, task: Record, sources: dict[str, Path]) -> tuple[list[Record], list[Record]]:
+        from clineval.benchmarks.clibench import cases
+
+        examples, exemplars, _ = cases.derive(_kind(task), task["data"], cases.Sources(sources),
+                                              exemplar_count(task, 1))
+        return examples, exemplars
+
+    def build_requests(self, task: Record, mode: Record, templates: Record,
+                       examples: list[Record], exemplars: list[Record]) -> list[Record]:
+        from clineval.benchmarks.clibench import prompts
+
+        return prompts.build_requests(mode, templates, examples, exemplars,
+                                      exemplar_count(task, 1))
+
+    def input_fields(self, example: Record) -> dict[str, str]:
+        from clineval.benchmarks.clibench import prompts
+
+        return {prompts.FIELD: prompts.joined(example)}
+
+    def with_fields(self, example: Record, fields: dict[str, str]) -> Record:
+        from clineval.benchmarks.clibench import prompts
+
+        return prompts.shortened(example, fields[prompts.FIELD])
+
+    def baseline(self, name: str, task: Record, examples: list[Record]) -> Callable[[Record], str]:
+        from clineval.benchmarks.clibench import baselines
+
+        return baselines.get(name)
+
+    def scoring_inputs(self, task: Record, task_name: str) -> dict[str, Path]:
+        from clineval.benchmarks.clibench import scoring
+        from clineval.metrics.embedding import encoder_files
+
+        settings = scoring.settings(task.get("scoring"))
+        files = scoring.scoring_files(_kind(task), task.get("scoring") or {})
+        return {**files, **encoder_files(settings["encoder"])}
+
+    def score(self, task: Record, examples: list[Record], generations: list[Record]
+              ) -> tuple[list[Record], Record]:
+        from clineval.benchmarks.clibench import scoring
+
+        kinds = {e["task"] for e in examples}
+        if len(kinds) != 1:
+            raise ConfigError(f"a CliBench cell holds one task's examples, not {sorted(kinds)}")
+        kind = kinds.pop()
+        given = task.get("scoring") or {}
+        scorer = scoring.Scorer(kind, scoring.settings(given),
+                                scoring.scoring_files(kind, given))
+        outputs = {g["id"]: g["output"] for g in generations}
+        rows, summary = scorer.score([e["id"] for e in examples], [e["gold"] for e in examples],
+                                     [outputs[e["id"]] for e in examples])
+        for row, example in zip(rows, examples, strict=True):
+            row["groups"] = example["groups"]
+        return rows, summary
+
+    def headline(self, summary: Record) -> dict[str, float | None]:
+        """Per level and on average: micro precision, recall and F1 (fractions)."""
+        values: dict[str, float | None] = {}
+        for level in summary["levels"]:
+            for metric in ("precision", "recall", "f1"):
+                values[f"{level['name']}.{metric}"] = level[metric]
+        for metric in ("precision", "recall", "f1"):
+            values[f"average.{metric}"] = summary["average"][metric]
+        return values
+
+    def table(self, spec: Record, cells: list[Record], tasks: dict[str, Record]) -> Any:
+        from clineval.benchmarks.clibench import tables
+
+        run = [t for t in tasks.values() if not t.get("skipped")]
+        sources = {t["data"]["source"] for t in run}
+        counts = ", ".join(f"{c['summary']['task']} {c['summary']['n']}" for c in cells
+                           if c["model"] == cells[0]["model"] and c["mode"] == cells[0]["mode"]
+                           ) if cells else "none"
+        notes = [("Data: the project's synthetic MIMIC-IV in the official formats (admissions "
+                  f"scored: {counts}), not the paper's evaluation set.") if sources == {"demo"}
+                 else f"Data: MIMIC-IV 2.2 (admissions scored: {counts})."]
+        notes += [f"Not run: {t['display_name']}. {t['skipped']}" for t in tasks.values()
+                  if t.get("skipped")]
+        return tables.build_table(spec, cells, [*notes, *spec.get("context_notes", [])])
+
+    def add_score_arguments(self, parser: argparse.ArgumentParser) -> None:
+        from clineval.benchmarks.clibench import external
+
+        external.add_arguments(parser)
+
+    def score_external(self, args: argparse.Namespace) -> int:
+        from clineval.benchmarks.clibench import external
+
+        return external.run(args)
+
+
+BENCHMARK = CliBenchBenchmark()

@@ -1,0 +1,176 @@
+"""CliBench scoring: answers -> codes (recorded per item) -> hierarchical micro P/R/F1.
+
+The summary holds fractions in [0, 1]: per level the micro precision, recall and F1 with their
+pooled counts and the per-admission macro F1; the plain mean over levels; how many admissions
+were scored and dropped; how items were mapped; the ontology versions.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from clineval.errors import ConfigError
+from clineval.metrics import hierarchical
+from clineval.metrics.code_mapping import Mapper, codes_of
+from clineval.metrics.embedding import BUNDLED, encoder_name
+from clineval.metrics.ontologies import icd10cm
+
+from . import kinds, pools
+
+Record = dict[str, Any]
+#: Scoring settings and their defaults (the paper's definitions).
+DEFAULTS: Record = {
+    "empty": "zero",            # an answer without codes: zero predictions (paper) | drop (code)
+    "threshold": None,          # lowest cosine for an embedding match; None: always the nearest
+    "encoder": BUNDLED,
+    "atc_levels": "paper",      # prefix lengths 1/3/4/5 (paper) | 1/2/3/4 (code)
+    "loinc_leaf": "term",       # finest lab level: the LOINC term (paper) | its parent (code)
+    "parsing": "paper",         # item splitting and explicit codes: paper | code (dotted CM)
+    "lab_codes": "loinc",       # lab targets: LOINC through the itemid map | itemid (code)
+}
+#: The files a task's scoring may read, by role.
+FILE_ROLES = ("d_icd_diagnoses", "d_icd_procedures", "loinc_hierarchy", "lab_loinc_map",
+              "d_labitems", "atc_titles")
+#: Where the scoring files are (settings, resolved by :func:`scoring_files`).
+LOCATION_KEYS = ("source", "demo_dir", "hosp", "loinc_hierarchy", "lab_loinc_map",
+                 "atc_titles")
+#: The roles each task's scoring reads.
+ROLES = {"diagnoses": ("d_icd_diagnoses",), "procedures": ("d_icd_procedures",),
+         "labs": ("loinc_hierarchy", "lab_loinc_map", "d_labitems"),
+         "prescriptions": ("atc_titles",)}
+_FINAL = re.compile(r"^\s*\**\s*final answer\s*:?\**", re.I | re.M)
+
+
+def answer_text(output: str) -> str:
+    """The part of an answer after its last "Final answer:" line (chain of thought), else all."""
+    matches = list(_FINAL.finditer(output))
+    return output[matches[-1].end():] if matches else output
+
+
+def scoring_files(kind: str, scoring: Record) -> dict[str, Path]:
+    """The files the task's scoring reads, by role: the demo's copies (``source: demo``) under
+    ``demo_dir``, else MIMIC-IV's ``hosp`` dictionaries and the configured code-system files."""
+    from clineval.mimic.mimic4 import table_path
+    from clineval.mimic.synthetic_mimic4 import Layout
+
+    files: dict[str, Path] = {}
+    if scoring.get("source") == "demo":
+        layout = Layout(Path(scoring.get("demo_dir") or "."))
+        located = {"d_icd_diagnoses": layout.table("d_icd_diagnoses"),
+                   "d_icd_procedures": layout.table("d_icd_procedures"),
+                   "d_labitems": layout.table("d_labitems"),
+                   "loinc_hierarchy": layout.loinc_hierarchy,
+                   "lab_loinc_map": layout.lab_loinc_map, "atc_titles": layout.atc_titles}
+        return {role: located[role] for role in ROLES[kind]}
+    hosp = scoring.get("hosp")
+    for role in ROLES[kind]:
+        if role in ("d_icd_diagnoses", "d_icd_procedures", "d_labitems"):
+            if hosp:
+                files[role] = table_path(Path(hosp), role)
+        elif scoring.get(role):
+            files[role] = Path(scoring[role])
+        elif role == "lab_loinc_map":
+            from clineval.mimic.resources import d_labitems_to_loinc
+
+            files[role] = d_labitems_to_loinc()  # the shipped mimic-code map (MIT)
+    return files
+
+
+@dataclass(frozen=True)
+class Scorer:
+    kind: str
+    settings: Record
+    files: dict[str, Path]
+
+    def mapper(self) -> Mapper:
+        encoder = self.settings["encoder"]
+        files = tuple(sorted((role, path) for role, path in self.files.items()))
+        itemids = self.kind == "labs" and self.settings["lab_codes"] == "itemid"
+        return Mapper(kinds.system(self.kind, self.settings),
+                      pools.candidates(self.kind, files, encoder, itemids),
+                      self.settings["threshold"], self.settings["parsing"])
+
+    def levels(self) -> list[tuple[str, Any]]:
+        return kinds.levels(self.kind, self.settings, self.files.get("loinc_hierarchy"))
+
+    def canonical_gold(self, codes: Sequence[str]) -> list[str]:
+        """Gold codes in canonical form; a code the system does not know is a ``ValueError``
+        naming it."""
+        system = kinds.system(self.kind, self.settings)
+        found = []
+        for code in codes:
+            canonical = system.canonical(code)
+            if canonical is None:
+                raise ValueError(f"gold code {code!r} is not a valid {system.name} code")
+            found.append(canonical)
+        return list(dict.fromkeys(found))
+
+    def score(self, ids: Sequence[str], gold: Sequence[Sequence[str]],
+              outputs: Sequence[str | None]) -> tuple[list[Record], Record]:
+        mapper = self.mapper()
+        mapped = [mapper.map(answer_text(text)) if text else [] for text in outputs]
+        predicted = [codes_of(items) for items in mapped]
+        golds = [self.canonical_gold(g) for g in gold]
+        levels = self.levels()
+        counts, scores = hierarchical.score(golds, predicted, levels, self.settings["empty"])
+        rows = []
+        for id_, items, codes, gold_codes, count in zip(ids, mapped, predicted, golds, counts,
+                                                        strict=True):
+            rows.append({
+                "id": id_, "codes": codes, "gold": gold_codes,
+                "items": [item.record() for item in items],
+                "counts": None if count is None else [[c.tp, c.predicted, c.gold]
+                                                      for c in count],
+            })
+        how = Counter(item.how for items in mapped for item in items)
+        return rows, summary(scores, self, dict(sorted(how.items())))
+
+
+def level_record(level: hierarchical.LevelScore) -> Record:
+    return {"name": level.name, "precision": level.micro.precision,
+            "recall": level.micro.recall, "f1": level.micro.f1, "macro_f1": level.macro_f1,
+            "tp": level.tp, "predicted": level.predicted, "gold": level.gold}
+
+
+def summary(scores: hierarchical.Scores, scorer: Scorer, mapping: dict[str, int]) -> Record:
+    average = scores.average
+    return {
+        "task": scorer.kind,
+        "levels": [level_record(level) for level in scores.levels],
+        "average": {"precision": average.precision, "recall": average.recall,
+                    "f1": average.f1},
+        "macro_f1": scores.macro_f1,
+        "n": scores.n_scored,
+        "n_dropped": scores.n_dropped,
+        "mapping": mapping,
+        "settings": {k: scorer.settings[k] for k in sorted(DEFAULTS)} | {
+            "encoder": encoder_name(scorer.settings["encoder"])},
+        "ontology": icd10cm.version() if scorer.kind == "diagnoses" else None,
+    }
+
+
+def settings(scoring: Record | None) -> Record:
+    """The task's scoring settings over the defaults; unknown keys are an error."""
+    given = dict(scoring or {})
+    known = {*DEFAULTS, *LOCATION_KEYS, "baselines"}
+    unknown = sorted(set(given) - known)
+    if unknown:
+        raise ConfigError(f"unknown CliBench scoring setting(s) {', '.join(unknown)}; known: "
+                          f"{', '.join(sorted(known))}")
+    merged = {**DEFAULTS, **{k: v for k, v in given.items() if k in DEFAULTS}}
+    if merged["empty"] not in hierarchical.EMPTY_POLICIES:
+        raise ConfigError(f"scoring.empty={merged['empty']!r}; use zero or drop")
+    if merged["lab_codes"] not in ("loinc", "itemid"):
+        raise ConfigError(f"scoring.lab_codes={merged['lab_codes']!r}; use loinc or itemid")
+    if merged["parsing"] not in ("paper", "code"):
+        raise ConfigError(f"scoring.parsing={merged['parsing']!r}; use paper or code")
+    if merged["loinc_leaf"] not in ("term", "parent"):
+        raise ConfigError(f"scoring.loinc_leaf={merged['loinc_leaf']!r}; use term or parent")
+    if merged["threshold"] is not None:
+        merged["threshold"] = float(merged["threshold"])
+    return merged

@@ -1,0 +1,70 @@
+"""Tiers, the 0-10 score and levels (the paper's §3.2.2 and §4.2.2).
+
+Each metric's similarity falls into a tier by its two thresholds for the aspect's type:
+Completely Wrong (0) below the first, Partially Correct (1) from the first, Basically Correct (2)
+from the second. The numeric aspect is graded by exact match (BC or CW) in every metric. A model's
+shares are each metric's tier distribution averaged over the metrics ("soft voting"), and
+
+    score = 0 * CW + 5 * PC + 10 * BC     (shares as fractions; 0-10)
+
+which equals 5 times the mean tier. A level follows from descending score cut-offs: with
+``[4, 3, 2]``, level 1 is a score of at least 4, level 4 below 2.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from statistics import fmean
+
+METRICS = ("bleu_1", "rouge_1", "cosine")
+TIERS = ("cw", "pc", "bc")
+#: Placeholder thresholds (the paper's Table 12 is lost; from a reviewer's paraphrase).
+DEFAULT_THRESHOLDS = (0.3, 0.8)
+DEFAULT_LEVELS = (4.0, 3.0, 2.0)
+
+
+def tier(similarity: float, thresholds: Sequence[float]) -> int:
+    """0 (CW) if below the first threshold, 1 (PC) below the second, else 2 (BC)."""
+    low, high = float(thresholds[0]), float(thresholds[1])
+    return 0 if similarity < low else 1 if similarity < high else 2
+
+
+def thresholds_for(settings: Mapping[str, Mapping[str, Sequence[float]]] | None,
+                   metric: str, kind: str) -> tuple[float, float]:
+    """The (low, high) thresholds of ``metric`` for an aspect type (default 0.3 / 0.8)."""
+    pair = ((settings or {}).get(metric) or {}).get(kind) or DEFAULT_THRESHOLDS
+    low, high = float(pair[0]), float(pair[1])
+    if not 0.0 <= low <= high <= 1.0:
+        raise ValueError(f"thresholds.{metric}.{kind}={list(pair)}: need 0 <= low <= high <= 1")
+    return low, high
+
+
+def shares(tiers: Iterable[int]) -> dict[str, float]:
+    """The CW/PC/BC fractions of a list of tiers (0 each when empty)."""
+    values = list(tiers)
+    n = len(values)
+    return {name: (values.count(i) / n if n else 0.0) for i, name in enumerate(TIERS)}
+
+
+def score_from_shares(share: Mapping[str, float]) -> float:
+    """0·CW + 5·PC + 10·BC, on 0-10 (shares as fractions)."""
+    return 5.0 * share["pc"] + 10.0 * share["bc"]
+
+
+def level(score: float, cutoffs: Sequence[float] = DEFAULT_LEVELS) -> int:
+    """1 for a score at or above the first cut-off, ..., len(cutoffs) + 1 below the last."""
+    for i, cut in enumerate(sorted(map(float, cutoffs), reverse=True), start=1):
+        if score >= cut:
+            return i
+    return len(cutoffs) + 1
+
+
+def summarize(rows: Sequence[Mapping[str, object]],
+              cutoffs: Sequence[float] = DEFAULT_LEVELS) -> dict[str, object]:
+    """Shares per metric, averaged shares, score and level over scored ``rows`` (each with
+    ``tier: {metric: 0|1|2}``)."""
+    per_metric = {m: shares(int(r["tier"][m]) for r in rows) for m in METRICS}  # type: ignore[index]
+    averaged = {t: fmean(per_metric[m][t] for m in METRICS) for t in TIERS}
+    total = score_from_shares(averaged)
+    return {"n": len(rows), "shares_by_metric": per_metric, "shares": averaged,
+            "score": total, "level": level(total, cutoffs)}

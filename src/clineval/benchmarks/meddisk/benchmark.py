@@ -1,0 +1,94 @@
+"""MedDisK on the workflow: a knowledge base -> (disease, aspect) examples -> requests -> tiers
+and 0-10 scores -> Tables 4 and 5 and the per-aspect scores.
+
+One task per language (``meddisk_zh``, ``meddisk_en``) over one KB file (``data.kb``); the demo
+writes the project's synthetic KB into ``<data>/demo/<task>/``. See docs/meddisk.md.
+"""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from clineval.benchmarks.base.exemplars import exemplar_count
+from clineval.benchmarks.base.sources import demo_or_official, require
+from clineval.benchmarks.meddisk import baselines, prompts, score_cli, tables
+from clineval.benchmarks.meddisk.derive import PAPER_DEMOS, derive
+from clineval.benchmarks.meddisk.synthetic import write_demo_kb
+from clineval.errors import ConfigError
+from clineval.tables.render import Table
+
+Record = dict[str, Any]
+DEMO_KB = "meddisk_demo_kb.jsonl"
+WHERE = ("your own copy in the MedDisK KB format (docs/meddisk.md): the paper's knowledge base "
+         "is not released")
+
+
+class MedDisKBenchmark:
+    name = "meddisk"
+    data_version = "1"
+    scoring_version = "1"
+    baselines = baselines.BASELINES
+
+    def source_files(self, task: Record, data_root: Path, task_name: str) -> dict[str, Path]:
+        return demo_or_official(
+            task, task_name, data_root, {"kb": DEMO_KB},
+            lambda: {"kb": require(task["data"].get("kb"), task_name,
+                                   "a MedDisK knowledge base (JSONL)", WHERE,
+                                   f"tasks.{task_name}.data.kb", benchmark="MedDisK")},
+        )
+
+    def write_demo(self, task: Record, sources: dict[str, Path]) -> None:
+        write_demo_kb(sources["kb"])
+
+    def derive(self, task: Record, sources: dict[str, Path]) -> tuple[list[Record], list[Record]]:
+        return derive(task["data"], sources["kb"], exemplar_count(task, PAPER_DEMOS))
+
+    def build_requests(self, task: Record, mode: Record, templates: Record,
+                       examples: list[Record], exemplars: list[Record]) -> list[Record]:
+        return prompts.build_requests(task, mode, templates, examples, exemplars)
+
+    def input_fields(self, example: Record) -> dict[str, str]:
+        return {}  # prompts are short: nothing to truncate
+
+    def with_fields(self, example: Record, fields: dict[str, str]) -> Record:
+        return example
+
+    def baseline(self, name: str, task: Record, examples: list[Record]) -> Callable[[Record], str]:
+        return baselines.get(name, (task.get("scoring") or {}).get("baselines") or {}, examples)
+
+    def scoring_inputs(self, task: Record, task_name: str) -> dict[str, Path]:
+        from clineval.metrics.embedding import encoder_files
+
+        settings = task.get("scoring") or {}
+        try:
+            files = encoder_files(settings.get("encoder") or "bundled-use-multilingual")
+        except ValueError as err:
+            raise ConfigError(f"tasks.{task_name}.scoring.encoder: {err}") from err
+        if settings.get("synonyms"):
+            files["synonyms"] = Path(settings["synonyms"])
+        return files
+
+    def score(self, task: Record, examples: list[Record], generations: list[Record]
+              ) -> tuple[list[Record], Record]:
+        from clineval.benchmarks.meddisk import scoring
+
+        return scoring.score(task, examples, generations)
+
+    def headline(self, summary: Record) -> dict[str, float | None]:
+        return {"score": summary["score"], "macro_score": summary["macro_score"],
+                **{f"share.{t}": v for t, v in summary["shares"].items()}}
+
+    def table(self, spec: Record, cells: list[Record], tasks: dict[str, Record]) -> Table:
+        return tables.build_table(spec, cells, tasks)
+
+    def add_score_arguments(self, parser: argparse.ArgumentParser) -> None:
+        score_cli.add_arguments(parser)
+
+    def score_external(self, args: argparse.Namespace) -> int:
+        return score_cli.score(args)
+
+
+BENCHMARK = MedDisKBenchmark()

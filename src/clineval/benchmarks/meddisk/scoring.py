@@ -1,0 +1,194 @@
+"""Score MedDisK responses: post-processing, BLEU-1 / ROUGE-1 / cosine, tiers, 0-10 scores.
+
+Each example carries what scoring needs (disease name, aspect key, type, label, verb, language,
+the KB value), so scoring reads only examples and generations (and the encoder's files).
+Settings (``task["scoring"]``, defaults in ``conf/task/meddisk/scoring.yaml``):
+
+- ``tokenizer``: ``{zh: char, en: word}`` for BLEU-1 and ROUGE-1 (``clineval.metrics.overlap``)
+- ``encoder``: the sentence encoder of the cosine (``bundled-use-multilingual``; or
+  ``bundled-minilm``, English only; or a local sentence-transformers directory such as M3E)
+- ``device``: the encoder's device (null: cpu)
+- ``extractor``: ``delimiter`` or ``gazetteer`` (entities known to the task's references)
+- ``cut_at_newline``: keep only a response's first line (for completion prompts)
+- ``none_words``: ``{zh: [...], en: [...]}`` (null: the defaults of ``extract.NONE_WORDS``)
+- ``synonyms``: a JSON file ``{aspect: {variant: canonical}}`` applied to both sides (null: none)
+- ``thresholds``: ``{metric: {enumerated|declarative: [low, high]}}`` (placeholders 0.3/0.8)
+- ``levels``: descending score cut-offs of the levels (``[4, 3, 2]``)
+- ``baselines.seed``: the swapped-disease baseline's draw
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from statistics import fmean
+from typing import Any
+
+from clineval.benchmarks.meddisk import aggregate, extract, synonyms
+from clineval.benchmarks.meddisk.aspects import Aspect
+from clineval.metrics import overlap
+
+Record = dict[str, Any]
+SETTINGS = ("tokenizer", "encoder", "device", "extractor", "cut_at_newline", "none_words",
+            "synonyms", "thresholds", "levels", "baselines")
+DEFAULT_TOKENIZER = {"zh": "char", "en": "word"}
+DEFAULT_ENCODER = "bundled-use-multilingual"
+EXTRACTORS = ("delimiter", "gazetteer")
+
+
+def settings_of(task: Record) -> Record:
+    """The task's scoring settings, checked."""
+    settings = dict(task.get("scoring") or {})
+    unknown = sorted(set(settings) - set(SETTINGS))
+    if unknown:
+        raise ValueError(f"unknown MedDisK scoring setting(s) {unknown}; known: "
+                         f"{', '.join(SETTINGS)}")
+    if settings.get("extractor", "delimiter") not in EXTRACTORS:
+        raise ValueError(f"scoring.extractor={settings['extractor']!r}; known: "
+                         f"{', '.join(EXTRACTORS)}")
+    return settings
+
+
+def example_aspect(example: Record) -> Aspect:
+    """The aspect as the example records it (its wording in the example's language)."""
+    lang = example["lang"]
+    return Aspect(example["aspect"], example.get("abbr", example["aspect"]), example["type"],
+                  {lang: example["label"]}, {lang: example["verb"]})
+
+
+def _none_words(settings: Record, lang: str) -> list[str]:
+    return list((settings.get("none_words") or {}).get(lang) or extract.NONE_WORDS[lang])
+
+
+def _gazetteers(examples: Sequence[Record]) -> dict[str, list[str]]:
+    """Per aspect, every entity in the task's references (the optional gazetteer extractor)."""
+    known: dict[str, list[str]] = {}
+    for example in examples:
+        if example["type"] == "enumerated":
+            items = extract.reference_answer(example["reference"], example["lang"]).items
+            known.setdefault(example["aspect"], []).extend(items)
+    return known
+
+
+def _overlap(pred: extract.Answer, ref: extract.Answer, tokenizer: str) -> dict[str, float]:
+    hyp, gold = overlap.tokenize(pred.text, tokenizer), overlap.tokenize(ref.text, tokenizer)
+    return {"bleu_1": overlap.bleu(hyp, gold, 1), "rouge_1": overlap.rouge_n(hyp, gold, 1)}
+
+
+def similarities(
+    pairs: Sequence[tuple[extract.Answer, extract.Answer, str, str]],
+    settings: Record,
+) -> list[dict[str, float]]:
+    """BLEU-1, ROUGE-1 and cosine (0-1) of each ``(prediction, reference, type, lang)``.
+
+    Both NONE: 1 on every metric; exactly one NONE: 0. Numeric: exact match (1 or 0) on every
+    metric. Cosine is clipped to [0, 1]; identical texts give 1, an empty text 0.
+    """
+    from clineval.metrics.embedding import cosine_pairs
+
+    tokenizers = {**DEFAULT_TOKENIZER, **(settings.get("tokenizer") or {})}
+    results: list[dict[str, float]] = []
+    to_embed: list[int] = []
+    for i, (pred, ref, kind, lang) in enumerate(pairs):
+        if pred.none or ref.none:
+            same = float(pred.none and ref.none)
+            results.append(dict.fromkeys(aggregate.METRICS, same))
+        elif kind == "numeric":
+            hit = float(pred.number is not None and pred.number == ref.number)
+            results.append(dict.fromkeys(aggregate.METRICS, hit))
+        else:
+            same = float(pred.text == ref.text)  # identical texts: exactly 1, no float noise
+            results.append({**_overlap(pred, ref, tokenizers[lang]), "cosine": same})
+            if pred.text and ref.text and not same:
+                to_embed.append(i)
+    if to_embed:
+        cosines = cosine_pairs([pairs[i][0].text for i in to_embed],
+                               [pairs[i][1].text for i in to_embed],
+                               settings.get("encoder") or DEFAULT_ENCODER, settings.get("device"))
+        for i, value in zip(to_embed, cosines, strict=True):
+            results[i]["cosine"] = min(1.0, max(0.0, value))
+    return results
+
+
+def grade(similarity: Mapping[str, float], kind: str, settings: Record) -> dict[str, int]:
+    """The tier of each metric; the numeric type by exact match (BC or CW)."""
+    if kind == "numeric":
+        return {m: 2 if similarity[m] >= 1.0 else 0 for m in aggregate.METRICS}
+    thresholds = settings.get("thresholds")
+    return {m: aggregate.tier(similarity[m], aggregate.thresholds_for(thresholds, m, kind))
+            for m in aggregate.METRICS}
+
+
+def score_rows(examples: Sequence[Record], outputs: Mapping[str, str], settings: Record,
+               known: Sequence[Record] | None = None) -> list[Record]:
+    """One scored row per example: the answers, similarities, tiers and points (0-10). The
+    gazetteer extractor knows the references of ``known`` (default: ``examples``)."""
+    gazetteers = (_gazetteers(examples if known is None else known)
+                  if settings.get("extractor") == "gazetteer" else None)
+    cut = bool(settings.get("cut_at_newline", False))
+    thesaurus = synonyms.load(str(settings["synonyms"])) if settings.get("synonyms") else {}
+    pairs, statuses = [], []
+    for example in examples:
+        aspect, lang = example_aspect(example), example["lang"]
+        words = _none_words(settings, lang)
+        text, status = extract.segment(outputs[example["id"]], example["disease"], aspect, lang,
+                                       completion=cut)
+        known = gazetteers.get(example["aspect"], []) if gazetteers is not None else None
+        mapping = thesaurus.get(example["aspect"], {})
+        pred = synonyms.normalise(extract.answer(text, aspect, lang, words, known, status),
+                                  mapping)
+        ref = synonyms.normalise(extract.reference_answer(example["reference"], lang), mapping)
+        pairs.append((pred, ref, example["type"], lang))
+        statuses.append(status)
+    rows = []
+    for example, (pred, ref, kind, _), sims, status in zip(
+        examples, pairs, similarities(pairs, settings), statuses, strict=True
+    ):
+        tiers = grade(sims, kind, settings)
+        rows.append({
+            "id": example["id"], "disease_id": example["disease_id"],
+            "aspect": example["aspect"], "type": kind, "lang": example["lang"],
+            "status": status,
+            "prediction": None if pred.none else pred.text,
+            "reference": None if ref.none else ref.text,
+            "similarity": sims, "tier": tiers,
+            "points": 5.0 * fmean(tiers.values()),
+        })
+    return rows
+
+
+def summarize(rows: Sequence[Record], settings: Record) -> Record:
+    """Shares, score and level overall (micro over all pairs), per aspect, and the macro mean
+    of the per-aspect scores."""
+    from clineval.metrics.embedding import encoder_name
+
+    levels = settings.get("levels") or aggregate.DEFAULT_LEVELS
+    by_aspect: dict[str, list[Record]] = {}
+    for row in rows:
+        by_aspect.setdefault(row["aspect"], []).append(row)
+    aspects = {key: {k: v for k, v in aggregate.summarize(part, levels).items() if k != "level"}
+               for key, part in by_aspect.items()}
+    summary = dict(aggregate.summarize(rows, levels))
+    summary.update({
+        "aspects": aspects,
+        "macro_score": fmean(a["score"] for a in aspects.values()) if aspects else None,
+        "status_counts": dict(sorted(Counter(r["status"] for r in rows).items())),
+        "languages": sorted({r["lang"] for r in rows}),
+        "encoder": encoder_name(settings.get("encoder") or DEFAULT_ENCODER),
+        "extractor": settings.get("extractor") or "delimiter",
+        "scale": "0-10",
+    })
+    return summary
+
+
+def score(task: Record, examples: list[Record], generations: list[Record],
+          known: Sequence[Record] | None = None) -> tuple[list[Record], Record]:
+    """Per-example rows and the cell summary (see :func:`summarize`); ``known``: the examples
+    whose references the gazetteer extractor knows (default: ``examples``)."""
+    settings = settings_of(task)
+    outputs = {g["id"]: g["output"] for g in generations}
+    missing = [e["id"] for e in examples if e["id"] not in outputs]
+    if missing:
+        raise ValueError(f"no generation for {len(missing)} example(s), e.g. {missing[:3]}")
+    rows = score_rows(examples, outputs, settings, known)
+    return rows, summarize(rows, settings)

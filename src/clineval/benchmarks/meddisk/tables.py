@@ -1,0 +1,201 @@
+"""MedDisK tables: Table 4 (tier shares, score, level), Table 5 (Welch t per aspect x pair), the
+per-aspect scores (the data of the paper's Figures 9-10) and the tier shares per metric (Figure
+4's data). One block per task and mode.
+
+Table 5 reads the per-example rows of its cells (spec ``rows: true``); pairs come from the spec
+``pairs`` (``[{medical: <model>, backbone: <model>}, ...]``, set by the grid), ``metric``
+(cosine; bleu_1 and rouge_1 give the paper's Tables 13-14), ``correction`` (none, holm, bh; one
+family per block) and ``alpha`` (0.05). ``*`` marks p < alpha; positive t: the medical model's
+mean is higher.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from clineval.benchmarks.meddisk.aspects import registry
+from clineval.metrics.significance import adjust, welch
+from clineval.tables.format import SMOKE_MARK, fmt, smoke_note
+from clineval.tables.render import Block, Table
+
+Record = dict[str, Any]
+MODE_TITLES = {"one_shot": "five demonstrations (the paper's setting)",
+               "zero_shot": "no demonstrations (not the paper's setting)"}
+_TEST_FIELDS = ("t", "df", "p", "mean_a", "mean_b", "n_a", "n_b")
+METRIC_NAMES = {"cosine": "embedding cosine", "bleu_1": "BLEU-1", "rouge_1": "ROUGE-1 F1"}
+
+
+def _name(cell: Record) -> str:
+    return cell["display_name"] + (SMOKE_MARK if cell["smoke"] else "")
+
+
+def _blocks(spec: Record, cells: list[Record], tasks: dict[str, Record]):
+    """(task, mode, title, cells of the block) in the spec's order."""
+    task_names = spec.get("tasks") or [spec["task"]]
+    for task in task_names:
+        for mode in spec["modes"]:
+            shown = [c for c in cells if c["task"] == task and c["mode"] == mode]
+            if shown:
+                title = f"{tasks[task]['display_name']}, {MODE_TITLES.get(mode, mode)}"
+                yield task, mode, title, shown
+
+
+def _notes(spec: Record, cells: list[Record], tasks: dict[str, Record]) -> list[str]:
+    encoders = sorted({c["summary"].get("encoder", "?") for c in cells})
+    extractors = sorted({c["summary"].get("extractor", "delimiter") for c in cells})
+    notes = []
+    synthetic = [t["display_name"] for t in tasks.values()
+                 if (t.get("data") or {}).get("source") == "demo"]
+    if synthetic:
+        notes.append(f"Data: the project's synthetic demo knowledge base ({', '.join(synthetic)}):"
+                     " not clinically validated, not the paper's MedDisK.")
+    notes.append(
+        "Tiers: thresholds are placeholders (0.3/0.8 unless configured; the paper's Table 12 is "
+        f"lost). Cosine encoder: {', '.join(encoders)} (the paper used M3E). Enumerated answers: "
+        f"{', '.join(extractors)} extractor (the paper used an unreleased NER model).")
+    smoke = [c["display_name"] for c in cells if c["smoke"]]
+    if smoke:
+        notes.append(smoke_note(smoke))
+    return notes + list(spec.get("context_notes") or [])
+
+
+def table4(spec: Record, cells: list[Record], tasks: dict[str, Record]) -> Table:
+    """Tier shares (%), total score (0-10) and level per model, sorted by score."""
+    types = spec.get("types") or {}
+    decimals = int(spec.get("decimals", 2))
+    columns = ["Model", "Type", "Completely Wrong", "Partially Correct", "Basically Correct",
+               "Total Score", "Level"]
+    blocks, records = [], []
+    for task, mode, title, shown in _blocks(spec, cells, tasks):
+        rows = []
+        for cell in sorted(shown, key=lambda c: (-c["summary"]["score"], c["display_name"])):
+            summary = cell["summary"]
+            share = summary["shares"]
+            kind = types.get(cell["model"], "–")
+            rows.append([_name(cell), kind, *(fmt(100 * share[t], 1) + "%" for t in
+                                               ("cw", "pc", "bc")),
+                         fmt(summary["score"], decimals), str(summary["level"])])
+            records.append({"task": task, "mode": mode, "model": cell["model"], "type": kind,
+                            "n": summary["n"], "cw": share["cw"], "pc": share["pc"],
+                            "bc": share["bc"], "score": summary["score"],
+                            "level": summary["level"], "macro_score": summary["macro_score"]})
+        blocks.append(Block(title, rows))
+    return Table(spec["title"], columns, blocks, _notes(spec, cells, tasks), records)
+
+
+def _aspect_order(tasks: dict[str, Record], task: str, spec: Record) -> list[tuple[str, str]]:
+    """(key, abbreviation) of the task's aspects, in Table 1's order or the spec's ``order``."""
+    aspects = registry(tasks[task]["data"])
+    keys = list(spec.get("order") or aspects)
+    return [(k, aspects[k].abbr) for k in keys if k in aspects]
+
+
+def aspects_table(spec: Record, cells: list[Record], tasks: dict[str, Record]) -> Table:
+    """Per-aspect scores (0-10) per model; flat column labels (aspect abbreviations)."""
+    decimals = int(spec.get("decimals", 2))
+    first = (spec.get("tasks") or [spec["task"]])[0]
+    order = _aspect_order(tasks, first, spec)
+    columns = ["Model", *(abbr for _, abbr in order), "Macro"]
+    blocks, records = [], []
+    for task, mode, title, shown in _blocks(spec, cells, tasks):
+        rows = []
+        for cell in sorted(shown, key=lambda c: c["display_name"]):
+            per = cell["summary"]["aspects"]
+            values = [per[k]["score"] if k in per else None for k, _ in order]
+            rows.append([_name(cell), *(fmt(v, decimals) if v is not None else "–"
+                                        for v in values),
+                         fmt(cell["summary"]["macro_score"], decimals)])
+            records.extend({"task": task, "mode": mode, "model": cell["model"], "aspect": k,
+                            "n": per[k]["n"] if k in per else 0, "score": v}
+                           for (k, _), v in zip(order, values, strict=True))
+        blocks.append(Block(title, rows))
+    return Table(spec["title"], columns, blocks, _notes(spec, cells, tasks), records)
+
+
+def tiers_table(spec: Record, cells: list[Record], tasks: dict[str, Record]) -> Table:
+    """Each metric's CW/PC/BC shares (%) per model, grouped under the metric."""
+    labels = {"bleu_1": "BLEU-1", "rouge_1": "ROUGE-1", "cosine": "Cosine"}
+    columns = ["Model", *(t.upper() for _ in labels for t in ("cw", "pc", "bc"))]
+    groups = [("", 1), *((label, 3) for label in labels.values())]
+    blocks, records = [], []
+    for task, mode, title, shown in _blocks(spec, cells, tasks):
+        rows = []
+        for cell in sorted(shown, key=lambda c: c["display_name"]):
+            by_metric = cell["summary"]["shares_by_metric"]
+            rows.append([_name(cell), *(fmt(100 * by_metric[m][t], 1) + "%" for m in labels
+                                        for t in ("cw", "pc", "bc"))])
+            records.extend({"task": task, "mode": mode, "model": cell["model"], "metric": m,
+                            **by_metric[m]} for m in labels)
+        blocks.append(Block(title, rows))
+    return Table(spec["title"], columns, blocks, _notes(spec, cells, tasks), records,
+                 groups=groups)
+
+
+def _pairs(spec: Record) -> list[tuple[str, str]]:
+    pairs = spec.get("pairs") or []
+    if not pairs:
+        raise ValueError(f"table {spec['title']!r} needs `pairs`: [{{medical, backbone}}, ...]")
+    return [(p["medical"], p["backbone"]) for p in pairs]
+
+
+def _values(cell: Record | None, aspect: str, metric: str) -> list[float] | None:
+    if cell is None or cell.get("rows") is None:
+        return None
+    return [float(r["similarity"][metric]) for r in cell["rows"] if r["aspect"] == aspect]
+
+
+def table5(spec: Record, cells: list[Record], tasks: dict[str, Record]) -> Table:
+    """Welch's t of medical vs backbone per aspect on per-disease similarities."""
+    metric = spec.get("metric", "cosine")
+    if metric not in METRIC_NAMES:
+        raise ValueError(f"table metric {metric!r}; known: {', '.join(METRIC_NAMES)}")
+    correction, alpha = spec.get("correction", "none"), float(spec.get("alpha", 0.05))
+    pairs = _pairs(spec)
+    names = {c["model"]: _name(c) for c in cells}
+    columns = ["Aspect", *(f"{names.get(m, m)} vs {names.get(b, b)}" for m, b in pairs)]
+    blocks, records = [], []
+    without_rows = sorted({c["display_name"] for c in cells if c.get("rows") is None})
+    for task, mode, title, shown in _blocks(spec, cells, tasks):
+        by_model = {c["model"]: c for c in shown}
+        tests = []
+        for key, abbr in _aspect_order(tasks, task, spec):
+            for medical, backbone in pairs:
+                a = _values(by_model.get(medical), key, metric)
+                b = _values(by_model.get(backbone), key, metric)
+                result = welch(a, b) if a is not None and b is not None else None
+                tests.append((key, abbr, medical, backbone, result))
+        adjusted = adjust([t[4].p if t[4] else None for t in tests], correction)
+        grid: dict[str, list[str]] = {}
+        for (key, abbr, medical, backbone, result), p in zip(tests, adjusted, strict=True):
+            if result is None:
+                text = "–"
+            elif result.t is None:
+                text = "n/a"
+            else:
+                text = fmt(result.t, 2) + ("*" if p is not None and p < alpha else "")
+            grid.setdefault(abbr, []).append(text)
+            records.append({"task": task, "mode": mode, "metric": metric, "aspect": key,
+                            "medical": medical, "backbone": backbone,
+                            **(result.as_dict() if result else dict.fromkeys(_TEST_FIELDS)),
+                            "p_adjusted": p,
+                            "correction": correction})
+        blocks.append(Block(title, [[abbr, *values] for abbr, values in grid.items()]))
+    notes = [f"Welch's t-test (two-sided) of per-disease {METRIC_NAMES[metric]} per aspect, "
+             f"medical model minus backbone; * p < {alpha:g}"
+             + ("" if correction == "none" else f" after {correction} correction per block")
+             + "; n/a: undefined (no variance or too few diseases); –: a model did not run."]
+    if without_rows:
+        notes.append("No per-example rows reached this table for: " + ", ".join(without_rows)
+                     + " (the table spec needs `rows: true`).")
+    return Table(spec["title"], columns, blocks, notes + _notes(spec, cells, tasks), records)
+
+
+LAYOUTS = {"meddisk_table4": table4, "meddisk_table5": table5, "meddisk_aspects": aspects_table,
+           "meddisk_tiers": tiers_table}
+
+
+def build_table(spec: Record, cells: list[Record], tasks: dict[str, Record]) -> Table:
+    layout = spec.get("layout")
+    if layout not in LAYOUTS:
+        raise ValueError(f"MedDisK table layout {layout!r}; known: {', '.join(LAYOUTS)}")
+    return LAYOUTS[layout](spec, cells, tasks)

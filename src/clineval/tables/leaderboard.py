@@ -1,0 +1,134 @@
+"""A leaderboard across benchmarks: one headline number per benchmark (column) and model (row),
+each model's mean rank and win rate, and which tasks each model was run on.
+
+A column is ``{label, tasks, mode, metric}`` (plus ``scale``, default 1, and
+``higher_is_better``, default true): the mean of the headline numbers named by ``metric`` over
+the model's cells of those tasks in that mode. ``metric`` is a name as the benchmark's
+``headline`` gives it (``accuracy.official`` for MedCalc-Bench) or a shell-style pattern
+(``*.score``: CLUE's dataset scores). Ranks are computed per column among the models that
+have it (ties share the mean rank); a model's mean rank averages its columns, its win rate is
+the share of head-to-head comparisons (same column, both models present) it wins, ties counting
+one half.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from fnmatch import fnmatchcase
+from statistics import mean
+from typing import Any
+
+from clineval.tables.format import SMOKE_MARK, fmt, smoke_note
+from clineval.tables.render import Block, Table
+
+Record = dict[str, Any]
+
+
+def column_value(column: Mapping[str, Any], cells: Sequence[Record],
+                 headlines: Mapping[str, Mapping[str, float | None]]) -> float | None:
+    """The column's number for one model's ``cells`` (None: not run, or not computable)."""
+    values = [value for c in cells
+              if c["task"] in column["tasks"] and c["mode"] == column["mode"]
+              for key, value in headlines[c["cell"]].items()
+              if fnmatchcase(key, column["metric"])]
+    if not values or any(v is None for v in values):
+        return None
+    return float(column.get("scale", 1)) * mean(v for v in values if v is not None)
+
+
+def ranks(values: Mapping[str, float], higher_is_better: bool = True) -> dict[str, float]:
+    """Rank 1 = best; tied models share the mean of the ranks they span."""
+    ordered = sorted(values, key=lambda m: -values[m] if higher_is_better else values[m])
+    out: dict[str, float] = {}
+    i = 0
+    while i < len(ordered):
+        j = i
+        while j + 1 < len(ordered) and values[ordered[j + 1]] == values[ordered[i]]:
+            j += 1
+        for model in ordered[i:j + 1]:
+            out[model] = (i + j) / 2 + 1
+        i = j + 1
+    return out
+
+
+def win_rates(table: Mapping[str, Mapping[str, float]],
+              better: Mapping[str, bool]) -> dict[str, float | None]:
+    """Per model: wins / comparisons over columns where both models have a value."""
+    rates: dict[str, float | None] = {}
+    for model, mine in table.items():
+        won = played = 0.0
+        for other, theirs in table.items():
+            if other == model:
+                continue
+            for column, value in mine.items():
+                if column not in theirs:
+                    continue
+                played += 1
+                sign = 1 if better[column] else -1
+                diff = sign * (value - theirs[column])
+                won += 1.0 if diff > 0 else 0.5 if diff == 0 else 0.0
+        rates[model] = won / played if played else None
+    return rates
+
+
+def build_leaderboard(spec: Mapping[str, Any], cells: Sequence[Record],
+                      headlines: Mapping[str, Mapping[str, float | None]],
+                      benchmarks: Mapping[str, str]) -> Table:
+    """The leaderboard of ``cells`` (with model display fields); ``benchmarks``: task ->
+    benchmark, for the "run on" column."""
+    decimals = int(spec.get("decimals", 2))
+    columns = list(spec["columns"])
+    models = list(dict.fromkeys(c["model"] for c in cells))
+    by_model = {m: [c for c in cells if c["model"] == m] for m in models}
+    values: dict[str, dict[str, float]] = {m: {} for m in models}
+    for column in columns:
+        for model in models:
+            value = column_value(column, by_model[model], headlines)
+            if value is not None:
+                values[model][column["label"]] = value
+    better = {c["label"]: bool(c.get("higher_is_better", True)) for c in columns}
+    column_ranks = {
+        c["label"]: ranks({m: v[c["label"]] for m, v in values.items() if c["label"] in v},
+                          better[c["label"]])
+        for c in columns
+    }
+    wins = win_rates(values, better)
+    rows, records, smoke = [], [], []
+    for model in models:
+        first = by_model[model][0]
+        name = first["display_name"] + (SMOKE_MARK if first["smoke"] else "")
+        if first["smoke"]:
+            smoke.append(first["display_name"])
+        mine = [column_ranks[c["label"]][model] for c in columns
+                if model in column_ranks[c["label"]]]
+        run_on: dict[str, set[str]] = {}
+        for cell in by_model[model]:
+            run_on.setdefault(benchmarks[cell["task"]], set()).add(cell["task"])
+        where = "; ".join(f"{b} ({len(t)} task{'s' * (len(t) > 1)})"
+                          for b, t in sorted(run_on.items()))
+        mean_rank = mean(mine) if mine else None
+        rows.append([name, *(fmt(values[model].get(c["label"]), decimals) if c["label"] in
+                             values[model] else "–" for c in columns),
+                     fmt(mean_rank, 2), fmt(None if wins[model] is None else 100 * wins[model], 1),
+                     where])
+        for column in columns:
+            label = column["label"]
+            records.append({"model": model, "column": label, "mode": column["mode"],
+                            "metric": column["metric"],
+                            "value": fmt(values[model].get(label), 6) if label in values[model]
+                            else "",
+                            "rank": column_ranks[label].get(model, "")})
+        records.append({"model": model, "column": "mean_rank", "mode": "", "metric": "",
+                        "value": fmt(mean_rank, 6) if mean_rank is not None else "", "rank": ""})
+    notes = [
+        "Each column: the mean of the named headline metric over the model's cells of its tasks "
+        "in its mode; –: the model was not run on that benchmark.",
+        "Mean rank over the columns the model has (1 = best); win rate: the share of "
+        "head-to-head comparisons (same column) won, ties counting one half.",
+        *spec.get("context_notes", []),
+    ]
+    if smoke:
+        notes.append(smoke_note(smoke))
+    header = ["Model", *(c["label"] for c in columns), "Mean rank", "Win rate (%)", "Run on"]
+    return Table(spec["title"], header, [Block(spec.get("block_title", "All benchmarks"), rows)],
+                 notes, records, align="l" + "r" * (len(columns) + 2) + "l")

@@ -1,0 +1,20 @@
+"""Progress bars for long steps: shown on a terminal, silent in logs and batch jobs."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Iterable, Iterator
+from typing import TypeVar
+
+T = TypeVar("T")
+
+
+def progress(items: Iterable[T], what: str, unit: str = "it", total: int | None = None
+             ) -> Iterator[T]:
+    """``items`` with a tqdm bar on stderr when stderr is a terminal, else unchanged."""
+    if not sys.stderr.isatty():
+        yield from items
+        return
+    from tqdm import tqdm
+
+    yield from tqdm(items, desc=what, unit=unit, total=total, file=sys.stderr)

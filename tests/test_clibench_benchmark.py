@@ -1,0 +1,112 @@
+"""CliBench through the benchmark protocol on the synthetic demo: sources, derive, requests,
+baselines, declared scoring inputs, scores and tables; the real mimic-code LOINC map."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+import yaml
+from omegaconf import OmegaConf
+
+from clineval.benchmarks import get_benchmark
+from clineval.benchmarks.base.sources import MissingSource
+from clineval.config.compose import compose_config
+from clineval.metrics.ontologies import loinc
+
+BENCH = get_benchmark("clibench")
+TEMPLATES = yaml.safe_load(Path("conf/templates/clibench.yaml").read_text())
+ZERO_SHOT = {"reasoning": False, "exemplars": 0}
+
+
+def task_settings(kind: str, demo_dir: Path) -> dict:
+    cfg = compose_config(Path("conf"), ["grid=clibench_demo"])
+    task = OmegaConf.to_container(cfg.tasks[f"clibench_{kind}"], resolve=True)
+    task["scoring"]["demo_dir"] = str(demo_dir)
+    return task
+
+
+@pytest.fixture(scope="module", params=["diagnoses", "prescriptions"])
+def derived(request, tmp_path_factory):
+    kind = request.param
+    root = tmp_path_factory.mktemp("data")
+    task = task_settings(kind, root / "demo" / f"clibench_{kind}")
+    sources = BENCH.source_files(task, root, f"clibench_{kind}")
+    BENCH.write_demo(task, sources)
+    examples, exemplars = BENCH.derive(task, sources)
+    return kind, task, examples, exemplars
+
+
+def test_oracle_scores_100_and_frequency_less(derived):
+    _, task, examples, _ = derived
+    assert 0 < len(examples) <= 6
+    scores = {}
+    for name in ("oracle", "frequency"):
+        answer = BENCH.baseline(name, task, examples)
+        generations = [{"id": e["id"], "output": answer(e)} for e in examples]
+        rows, summary = BENCH.score(task, examples, generations)
+        assert [r["id"] for r in rows] == [e["id"] for e in examples]
+        assert all(item["how"] == "code" for r in rows for item in r["items"])
+        scores[name] = summary
+    assert all(lv["f1"] == 1.0 for lv in scores["oracle"]["levels"])
+    assert scores["frequency"]["average"]["f1"] < 1.0
+    headline = BENCH.headline(scores["oracle"])
+    assert headline["average.f1"] == 1.0
+
+
+def test_requests_and_declared_scoring_inputs(derived):
+    kind, task, examples, exemplars = derived
+    requests = BENCH.build_requests(task, ZERO_SHOT, TEMPLATES, examples, exemplars)
+    assert len(requests) == len(examples) and not requests[0]["exemplar_ids"]
+    assert "[PATIENT PROFILE]" in requests[0]["messages"][1]["content"]
+    one_shot = BENCH.build_requests(task, {"reasoning": True, "exemplars": 1}, TEMPLATES,
+                                    examples, exemplars)
+    assert one_shot[0]["exemplar_ids"] == [exemplars[0]["id"]]
+    inputs = BENCH.scoring_inputs(task, f"clibench_{kind}")
+    role = "d_icd_diagnoses" if kind == "diagnoses" else "atc_titles"
+    assert inputs[role].is_file()
+    assert any(name.startswith("encoder:") for name in inputs)
+
+
+def test_breakdown_table_pools_rows_by_group(derived):
+    kind, task, examples, _ = derived
+    answer = BENCH.baseline("frequency", task, examples)
+    rows, summary = BENCH.score(task, examples, [{"id": e["id"], "output": answer(e)}
+                                                 for e in examples])
+    cell = {"model": "m", "task": "t", "mode": "zero_shot", "display_name": "M", "size": "",
+            "smoke": False, "summary": summary, "rows": rows}
+    spec = {"layout": "clibench_breakdown", "task_kind": kind, "group": "gender",
+            "title": "t", "modes": ["zero_shot"]}
+    table = BENCH.table(spec, [cell], {"t": task})
+    assert table.columns[1:] == sorted({e["groups"]["gender"] for e in examples})
+    assert len(table.blocks[0].rows) == 1
+
+
+def test_missing_official_file_skips_with_the_setting(tmp_path):
+    task = task_settings("labs", tmp_path)
+    task["data"] = {**task["data"], "source": "official", "hosp": str(tmp_path),
+                    "note": str(tmp_path)}
+    with pytest.raises(MissingSource, match=r"tasks.clibench_labs.data.hosp"):
+        BENCH.source_files(task, tmp_path, "clibench_labs")
+
+
+@pytest.mark.skipif(not os.environ.get("CLINEVAL_DATA_DIR"),
+                    reason="CLINEVAL_DATA_DIR (the shared real data) is not set")
+def test_real_mimic_code_map():
+    path = Path(os.environ["CLINEVAL_DATA_DIR"]) / "mimic-code" / "d_labitems_to_loinc.csv"
+    mapping = loinc.read_itemid_map(path)
+    assert len(mapping.loinc) == 1398
+    assert [row for row, _ in mapping.skipped] == [771, 905]
+    assert mapping.loinc["50912"] == "2160-0" and mapping.loinc["51222"] == "718-7"
+
+
+def test_shipped_mimic_code_map_is_the_official_default(tmp_path):
+    from clineval.benchmarks.clibench.scoring import scoring_files
+    from clineval.mimic.resources import d_labitems_to_loinc
+
+    mapping = loinc.read_itemid_map(d_labitems_to_loinc())
+    assert mapping.loinc["50912"] == "2160-0" and len(mapping.loinc) > 1000
+    files = scoring_files("labs", {"source": "official", "hosp": str(tmp_path),
+                                   "loinc_hierarchy": str(tmp_path / "h.csv")})
+    assert files["lab_loinc_map"] == d_labitems_to_loinc()
