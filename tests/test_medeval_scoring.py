@@ -331,8 +331,8 @@ def test_table2_layout_from_cells():
     tasks = {"medeval_abnormality": {"display_name": "A", "data": {"source": "demo"}},
              "medeval_ambiguity": {"display_name": "B", "data": {"source": "demo"}}}
     table = tables.build_table(spec, cells, tasks)
-    assert table.columns[:4] == ["Model", "Chest Abnormality Acc", "Chest Abnormality QR",
-                                 "Chest Ambiguity Acc"]
+    assert table.columns[:4] == ["Model", "Abnormality Acc", "Abnormality QR", "Ambiguity Acc"]
+    assert table.groups == [("", 1), ("Chest", 4), ("Misc.", 4)]
     assert table.blocks[0].rows[0][:4] == ["tiny †", "0.8000", "1.0000", "–"]
     assert table.blocks[0].rows[0][5:7] == ["0.4000", "0.5000"]
     assert any("smoke model" in n for n in table.notes)
@@ -373,5 +373,8 @@ def test_tables_6_and_7_from_cells_and_the_headline():
     assert rows[0] == ["A", "Zero-shot", "0.60", "0.60", "30.00", "30.25"]
     assert rows[1] == ["A", "Few-shot", "0.60", "0.60", "30.50", "30.25"]
     assert table7.blocks[1].rows[0] == ["Average", "Zero-shot", "0.70", "", "30.00", ""]
+    assert table7.groups == [("", 2), ("NLU (Accuracy)", 2), ("NLG (BLEU-4)", 2)]
+    assert table6.columns[1:3] == ["Chest", "Misc."]
+    assert table6.groups == [("", 1), ("Abnormality", 2), ("Ambiguity", 2)]
     headline = BENCHMARK.headline(cells[0]["summary"])
     assert headline == {"groups.chest.accuracy": 0.6, "groups.miscellaneous.accuracy": 0.6}

@@ -13,8 +13,8 @@ Layouts (``layout`` of a table spec):
 - ``medeval_table7``: per model family (``families``: label -> models; null: each model) and
   mode, the mean NLU accuracy and NLG BLEU-4 (``aggregate``), with family and mode averages.
 
-Column headers are flat ("Chest Abnormality Acc"); ``–`` marks a value not run, ``n/a`` one
-that could not be computed.
+Two header rows: the domain group, domain or task over its metrics ("Chest" over "Abnormality
+Acc", ...); ``–`` marks a value not run, ``n/a`` one that could not be computed.
 """
 
 from __future__ import annotations
@@ -39,6 +39,7 @@ NOT_RUN = "–"
 
 @dataclass(frozen=True)
 class Column:
+    group: str
     header: str
     kind: str
     level: str
@@ -58,34 +59,34 @@ def columns(spec: Record) -> list[Column]:
         cols = []
         for group in groups:
             for kind in ("abnormality", "ambiguity"):
-                head = f"{_label(group)} {kind.capitalize()}"
-                cols.append(Column(f"{head} Acc", kind, "groups", group, "accuracy", 4))
+                head, top = kind.capitalize(), _label(group)
+                cols.append(Column(top, f"{head} Acc", kind, "groups", group, "accuracy", 4))
                 if spec.get("f1"):
-                    cols.append(Column(f"{head} F1", kind, "groups", group, "f1", 4))
+                    cols.append(Column(top, f"{head} F1", kind, "groups", group, "f1", 4))
                 if spec.get("qualified_rate", True):
-                    cols.append(Column(f"{head} QR", kind, "groups", group, "qualified_rate", 4))
+                    cols.append(Column(top, f"{head} QR", kind, "groups", group,
+                                       "qualified_rate", 4))
         return cols
     if layout == "medeval_table3":
-        return [Column(f"{_label(g)} {h}", "rewriting", "groups", g, m, d) for g in groups
+        return [Column(_label(g), h, "rewriting", "groups", g, m, d) for g in groups
                 for h, m, d in (("ΔAcc_am", "dacc_am", 4), ("ΔAcc_ab", "dacc_ab", 4),
                                 ("BLEU-4", "bleu4", 2))]
     if layout == "medeval_table4":
         cols = []
         for domain in spec.get("domains") or (CHEST, "foot", "ankle"):
-            cols += [Column(f"{_label(domain)} avg Accuracy", "codes", "domains", domain,
-                            "avg_accuracy", 4),
-                     Column(f"{_label(domain)} avg EMR", "codes", "domains", domain, "emr", 4)]
+            top = _label(domain)
+            cols += [Column(top, "avg Accuracy", "codes", "domains", domain, "avg_accuracy", 4),
+                     Column(top, "avg EMR", "codes", "domains", domain, "emr", 4)]
             if spec.get("qualified_rate", True):
-                cols.append(Column(f"{_label(domain)} QR", "codes", "domains", domain,
-                                   "qualified_rate", 4))
+                cols.append(Column(top, "QR", "codes", "domains", domain, "qualified_rate", 4))
         return cols
     if layout == "medeval_table5":
-        return [Column(f"{_label(g)} {h}", "summarization", "groups", g, m, 2)
+        return [Column(_label(g), h, "summarization", "groups", g, m, 2)
                 for g in list(spec.get("groups") or (MISC,))
                 for h, m in (("ROUGE-1", "rouge_1"), ("ROUGE-2", "rouge_2"),
                              ("ROUGE-L", "rouge_l"), ("Sum", "rouge_sum"), ("BLEU-4", "bleu4"))]
     if layout == "medeval_table6":
-        return [Column(f"{kind.capitalize()} {_label(g)}", kind, "groups", g, "accuracy", 4)
+        return [Column(kind.capitalize(), _label(g), kind, "groups", g, "accuracy", 4)
                 for kind in ("abnormality", "ambiguity") for g in groups]
     raise ConfigError(f"unknown MedEval table layout {layout!r}")
 
@@ -229,10 +230,9 @@ def _table7(spec: Record, cells: list[Record]) -> Table:
                                 "value": "" if value is None else f"{value:.4f}"})
     average = [["Average", MODE_TITLES.get(m, m).split(" (")[0], fmt(nlu_mode[m], 2), "",
                 fmt(nlg_mode[m], 2), ""] for m in modes]
-    header = ["Model family", "Shots", "NLU Accuracy", "NLU Average", "NLG BLEU-4",
-              "NLG Average"]
+    header = ["Model family", "Shots", "Individual", "Average", "Individual", "Average"]
     return Table(spec["title"], header, [Block("Families", rows), Block("Average", average)],
-                 [], records)
+                 [], records, groups=[("", 2), ("NLU (Accuracy)", 2), ("NLG (BLEU-4)", 2)])
 
 
 def build_table(spec: Record, cells: list[Record], tasks: dict[str, Record]) -> Table:
@@ -251,5 +251,17 @@ def build_table(spec: Record, cells: list[Record], tasks: dict[str, Record]) -> 
     else:
         blocks, records = _per_model(spec, cells, cols)
         first = "Model"
-    return Table(spec["title"], [first, *(c.header for c in cols)], blocks, notes, records)
+    return Table(spec["title"], [first, *(c.header for c in cols)], blocks, notes, records,
+                 groups=[("", 1), *header_groups(cols)])
+
+
+def header_groups(cols: list[Column]) -> list[tuple[str, int]]:
+    """The second header row: each run of columns with one group label, and its span."""
+    groups: list[tuple[str, int]] = []
+    for col in cols:
+        if groups and groups[-1][0] == col.group:
+            groups[-1] = (col.group, groups[-1][1] + 1)
+        else:
+            groups.append((col.group, 1))
+    return groups
 
