@@ -232,7 +232,8 @@ def _table7(spec: Record, cells: list[Record]) -> Table:
                 fmt(nlg_mode[m], 2), ""] for m in modes]
     header = ["Model family", "Shots", "Individual", "Average", "Individual", "Average"]
     return Table(spec["title"], header, [Block("Families", rows), Block("Average", average)],
-                 [], records, groups=[("", 2), ("NLU (Accuracy)", 2), ("NLG (BLEU-4)", 2)])
+                 [], records, groups=[("", 2), ("NLU (Accuracy)", 2), ("NLG (BLEU-4)", 2)],
+                 align="llrrrr")
 
 
 def build_table(spec: Record, cells: list[Record], tasks: dict[str, Record]) -> Table:
