@@ -23,7 +23,14 @@ def test_demo_grid_expands_models_by_modes(tmp_path):
     assert p.cfg["grid"]["name"] == "demo"
     medcalc = [c for c in p.cells if c.task == "medcalc"]
     assert len(medcalc) == 9  # 3 models x 3 modes
-    assert len(p.cells) == 9 + 16  # + CLUE: 8 tasks x one_shot x (tiny_llama, clue_baseline)
+    per_benchmark = {b: sum(p.benchmark(c.task) == b for c in p.cells) for b in p.benchmarks}
+    assert per_benchmark == {
+        "medcalc": 9,
+        "clue": 16,  # 8 tasks x one_shot x (tiny_llama, clue_baseline)
+        "meddisk": 8,  # zh, en x one_shot x (tiny_llama, oracle, constant, meddisk_swap)
+        "clibench": 12,  # 4 tasks x zero_shot x (tiny_llama, oracle, clibench_frequency)
+        "medeval": 30,  # 5 tasks x (zero_shot, one_shot) x (tiny_llama, oracle, baseline)
+    }
     assert Cell("tiny_llama", "medcalc", "one_shot") in p.cells
     assert {c.mode for c in medcalc} == {"zero_shot", "cot", "one_shot"}
     assert p.tables["medcalc_table2"] == medcalc
@@ -45,8 +52,9 @@ def test_unknown_grid_lists_what_exists(tmp_path):
     with pytest.raises(ConfigError) as err:
         plan(tmp_path, "grid=nope")
     message = str(err.value)
-    assert "grid: clue_paper, demo, medcalc_paper" in message
-    assert "model: clue_baseline, constant, gpt4o, llama3_70b_instruct, " in message
+    assert ("grid: clibench_demo, clue_paper, demo, medcalc_paper, meddisk_demo, medeval_demo, "
+            "medeval_paper") in message
+    assert "model: clibench_frequency, clue_baseline, constant, gpt4o, llama3_70b_instruct" in message
 
 
 def test_unknown_key_is_refused(tmp_path):
@@ -58,7 +66,8 @@ def test_unknown_model_in_selection_lists_models(tmp_path):
     with pytest.raises(ConfigError) as err:
         plan(tmp_path, "grid.select.models=[gpt5]")
     assert "'gpt5'" in str(err.value)
-    assert "models in this grid: clue_baseline, constant, oracle, tiny_llama" in str(err.value)
+    assert ("models in this grid: clibench_frequency, clue_baseline, constant, meddisk_swap, "
+            "medeval_baseline, oracle, tiny_llama") in str(err.value)
 
 
 def test_unknown_mode_in_task_lists_modes(tmp_path):
@@ -78,9 +87,10 @@ def test_selection_filters_cells(tmp_path):
 
 def test_added_model_from_the_model_group(tmp_path):
     p = plan(tmp_path, "+model@models.oracle2=oracle")
-    assert {c.model for c in p.cells} == {
-        "tiny_llama", "oracle", "constant", "oracle2", "clue_baseline"}
-    assert {c.task for c in p.cells if c.model == "oracle2"} == {"medcalc"}  # its benchmark's
+    assert "oracle2" in p.cfg["models"] and {c.model for c in p.cells} == set(p.cfg["models"])
+    assert {c.task for c in p.cells if c.model == "oracle2"} == {  # the benchmarks offering it
+        c.task for c in p.cells if c.model == "oracle"}
+    assert "clue_mednli" not in {c.task for c in p.cells if c.model == "oracle2"}
 
 
 def test_official_source_without_path_skips_the_task_and_says_how_to_set_it(

@@ -185,3 +185,13 @@ def test_data_parallel_shards_merge_into_the_unsharded_artifact(model_dir, tmp_p
     assert json.loads(meta.read_text())["requests"] == 5
     with pytest.raises(ValueError, match="K must be between 1 and N"):
         Shard.parse("3/2")
+
+
+def test_a_baselines_answers_are_cached_per_example_not_per_prompt(tmp_path):
+    from clineval.workflow.generation import RequestCache
+
+    same_prompt = [{"id": "a", "request_sha": "s"}, {"id": "b", "request_sha": "s"}]
+    model = RequestCache(tmp_path / "m.jsonl", "g")
+    assert model.key(same_prompt[0]) == model.key(same_prompt[1])  # a model sees only the prompt
+    baseline = RequestCache(tmp_path / "b.jsonl", "g", per_example=True)
+    assert baseline.key(same_prompt[0]) != baseline.key(same_prompt[1])  # an oracle reads gold

@@ -136,7 +136,7 @@ def test_slurm_profile_dry_run_requests_model_resources_per_job(tmp_path):
              if rule.startswith("score_")]
     plan = build_plan(REPO / "conf", list(LLAMAS), results=tmp_path / "p", data_root=tmp_path / "p")
     assert len(score) == len(plan.groups())  # one scoring job per (model, benchmark)
-    assert all("cpus_per_task=1" in r and "gpu" not in r for r in score)
+    assert all("cpus_per_task=1" in r and "gpu=0" in r for r in score)  # CPU scoring jobs
 
 
 def test_scoring_jobs_ask_for_the_largest_request_of_their_benchmarks_tasks():

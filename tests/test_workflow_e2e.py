@@ -180,9 +180,8 @@ def test_table_only_change_reruns_only_the_table(demo):
 def test_unknown_model_stops_before_any_job(tmp_path):
     done = snakemake(tmp_path, "all_tables", "-n", overrides="grid.select.models=[gpt9]")
     assert done.returncode != 0
-    assert "models in this grid: clue_baseline, constant, oracle, tiny_llama" in (
-        done.stdout + done.stderr
-    )
+    assert ("models in this grid: clibench_frequency, clue_baseline, constant, meddisk_swap, "
+            "medeval_baseline, oracle, tiny_llama") in done.stdout + done.stderr
 
 
 def test_real_data_switch_runs_the_oracle_on_every_row(tmp_path):

@@ -73,9 +73,12 @@ class RequestCache:
     to ``path`` only, so concurrent shard jobs never write to the same file.
     """
 
-    def __init__(self, path: Path, generation_sha: str):
+    def __init__(self, path: Path, generation_sha: str, per_example: bool = False):
         self.path = path
         self.generation_sha = generation_sha
+        #: a baseline answers from the example (its gold labels), not from the prompt: two
+        #: examples with the same prompt must not share its answer
+        self.per_example = per_example
         self.done: dict[str, dict[str, Any]] = {}
         stem = path.name.split(".")[0]
         for found in sorted(path.parent.glob(f"{stem}*.jsonl")) if path.parent.is_dir() else ():
@@ -87,7 +90,10 @@ class RequestCache:
                 self.done[record["key"]] = record["generation"]
 
     def key(self, request: dict[str, Any]) -> str:
-        return sha256_obj({"generation": self.generation_sha, "request": request["request_sha"]})
+        parts = {"generation": self.generation_sha, "request": request["request_sha"]}
+        if self.per_example:
+            parts["example"] = request["id"]
+        return sha256_obj(parts)
 
     def add(self, request: dict[str, Any], generation: Generation) -> None:
         entry = {"key": self.key(request), "generation": generation.as_dict()}
@@ -188,7 +194,7 @@ def generate_cells(
         if len(models) > 1:
             raise ValueError(f"one generation job serves one model, got {sorted(models)}")
         reqs = shard.take(read_jsonl(job.requests, ("id", "messages", "request_sha")))
-        cache = RequestCache(job.cache, sha)
+        cache = RequestCache(job.cache, sha, per_example=ident["model"]["backend"] == "baseline")
         # longest first, so each batch pads to a similar length (files keep request order)
         todo = sorted((r for r in reqs if cache.key(r) not in cache.done),
                       key=lambda r: -sum(len(m["content"]) for m in r["messages"]))
