@@ -54,7 +54,7 @@ def test_unknown_grid_lists_what_exists(tmp_path):
     message = str(err.value)
     assert ("grid: clibench_demo, clue_paper, demo, medcalc_paper, meddisk_demo, medeval_demo, "
             "medeval_paper") in message
-    assert "model: clibench_frequency, clue_baseline, constant, gpt4o, llama3_70b_instruct" in message
+    assert "model: clibench_frequency, clue_baseline, constant, gpt4o, llama3_70b" in message
 
 
 def test_unknown_key_is_refused(tmp_path):
