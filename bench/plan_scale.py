@@ -10,8 +10,9 @@ conf/ and envs/; nothing is written into the repository. Timed, each the median 
   identities; printing every job would add seconds of Snakemake's logging);
 - ``no-op``: ``snakemake all_tables --cores N`` on a finished run;
 - ``floor``: Snakemake's own no-op for the same rules and declared files with no clineval code
-  (``bench/snakemake_floor.py --layout task``: requests and scoring per model and benchmark, as
-  the workflow runs them), timed in the same run, so that the no-op is read as a ratio to it.
+  (``bench/snakemake_floor.py --layout task --like-workflow``: requests and scoring per model and
+  benchmark as the workflow runs them, a conda environment and a log per rule, and Snakemake's
+  job metadata), timed in the same run, so that the no-op is read as a ratio to it.
 
 Snakemake's start is in every Snakemake phase; the table also shows them without it.
 
@@ -145,29 +146,6 @@ def run_in_process(commands: list[str], cwd: Path) -> None:
                 raise SystemExit(f"{command} failed ({status}); see {cwd / log_path}")
 
 
-def record_metadata(cwd: Path, argv: list[str]) -> None:
-    """``snakemake --touch --forceall`` in this process: Snakemake records every job's metadata
-    (params, code, inputs) as after a run of its own. Its touch executor pauses 0.1 s per job to
-    keep time stamps apart (8 minutes here); the steps already ran in build order, so no pause.
-    """
-    from snakemake import cli as snakemake_cli
-    from snakemake.executors import touch
-
-    touch.Executor.SLEEPING_TIME = 0
-    log_path = cwd / "touch.log"
-    with (
-        inside(cwd),
-        log_path.open("w", encoding="utf-8") as log,
-        contextlib.redirect_stdout(log),
-        contextlib.redirect_stderr(log),
-    ):
-        try:
-            snakemake_cli.main([*argv, "--touch", "--forceall", "--quiet"])
-        except SystemExit as end:
-            if end.code not in (0, None):
-                raise SystemExit(f"snakemake --touch failed ({end.code}); see {log_path}") from end
-
-
 def cpu_model() -> str:
     with contextlib.suppress(OSError):
         for line in Path("/proc/cpuinfo").read_text(encoding="utf-8").splitlines():
@@ -195,7 +173,7 @@ def bench(work: Path, models: int, runs: int, cores: int) -> dict[str, Any]:
     run_in_process(commands, repo)
     finish_s = time.perf_counter() - start
     start = time.perf_counter()
-    record_metadata(repo, ["all_tables", "--cores", str(cores), *config])
+    snakemake_floor.record_metadata(repo, ["all_tables", "--cores", str(cores), *config])
     touch_s = time.perf_counter() - start
     _, check = run(dry, repo)
     if "Nothing to be done" not in check:
@@ -203,7 +181,8 @@ def bench(work: Path, models: int, runs: int, cores: int) -> dict[str, Any]:
     noop = [*snakemake, "all_tables", "--cores", str(cores), *config]
     floor_dir = work / "floor"
     floor_dir.mkdir()
-    snakemake_floor.build(floor_dir, [f"c{i:04d}" for i in range(models)], "task")
+    snakemake_floor.build(floor_dir, [f"c{i:04d}" for i in range(models)], "task",
+                          workflow_like=True)
     floor = [*snakemake, "all", "--cores", str(cores)]
     run(floor, floor_dir)  # warms caches, as the no-op's check run did
     times["no-op"], times["floor"] = [], []

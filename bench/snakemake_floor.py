@@ -6,7 +6,12 @@ with ``--layout task``; the same declared files per cell) over empty files whose
 build order, and times ``snakemake all --cores N`` when there is nothing to do: the floor under
 any workflow code for that many jobs and files.
 
-    python bench/snakemake_floor.py [--layout cell|task] [--models 667] [--runs 3]
+``--like-workflow`` gives the bare rules what Snakemake itself spends time on in the real
+workflow's no-op: a ``conda:`` environment and a ``log:`` file per rule, and the metadata
+Snakemake records for every finished job (written by an in-process ``snakemake --touch``), whose
+rerun triggers (code, params, input, software environment) a no-op checks for every job.
+
+    python bench/snakemake_floor.py [--layout cell|task] [--like-workflow] [--models 667]
 """
 
 from __future__ import annotations
@@ -84,7 +89,53 @@ def snakefile(models: list[str], layout: str) -> str:
     return "\n".join(lines) + "\n"
 
 
-def build(root: Path, models: list[str], layout: str) -> int:
+def _log(rule: str) -> str:
+    if rule in ("requests", "score"):
+        return f"logs/{rule}/{{model}}/{{task}}/{{mode}}.log"
+    if rule in ("requests_medcalc", "score_medcalc"):
+        return f"logs/{rule}/{{model}}.log"
+    return f"logs/{rule}.log"
+
+
+def like_workflow(text: str) -> str:
+    """Each rule but ``all`` with a conda environment and a log, as the real rules have."""
+    out = []
+    for line in text.splitlines():
+        out.append(line)
+        if line.startswith("rule ") and line != "rule all:":
+            rule = line.removeprefix("rule ").removesuffix(":")
+            out += ['    conda: "env.yaml"', f'    log: "{_log(rule)}"']
+    return "\n".join(out) + "\n"
+
+
+def record_metadata(cwd: Path, argv: list[str]) -> None:
+    """``snakemake --touch --forceall`` in this process: Snakemake records every job's metadata
+    (params, code, inputs) as after a run of its own. Its touch executor pauses 0.1 s per job to
+    keep time stamps apart; the files already stand in build order, so no pause.
+    """
+    import contextlib
+    import logging
+
+    from snakemake import cli as snakemake_cli
+    from snakemake.executors import touch
+
+    touch.Executor.SLEEPING_TIME = 0
+    old = Path.cwd()
+    os.chdir(cwd)
+    log_path = cwd / "touch.log"
+    try:
+        with (log_path.open("w", encoding="utf-8") as log, contextlib.redirect_stdout(log),
+              contextlib.redirect_stderr(log)):
+            snakemake_cli.main([*argv, "--touch", "--forceall", "--quiet"])
+    except SystemExit as end:
+        if end.code not in (0, None):
+            raise SystemExit(f"snakemake --touch failed ({end.code}); see {log_path}") from end
+    finally:
+        logging.root.handlers.clear()
+        os.chdir(old)
+
+
+def build(root: Path, models: list[str], layout: str, workflow_like: bool = False) -> int:
     files = ["data/derived/medcalc/examples.jsonl", "results/tables/t.md"]
     files += [f for m in models for f in cell_files(m)]
     start = time.time() - 1000
@@ -95,13 +146,21 @@ def build(root: Path, models: list[str], layout: str) -> int:
         parts = Path(name).parts
         phase = PHASE[parts[0]] if parts[0] in ("id", "data") else PHASE[parts[1]]
         os.utime(path, (start + 10 * phase, start + 10 * phase))
-    (root / "Snakefile").write_text(snakefile(models, layout))
+    text = snakefile(models, layout)
+    if workflow_like:
+        text = like_workflow(text)
+        (root / "env.yaml").write_text("channels: [conda-forge]\ndependencies: [python=3.11]\n")
+    (root / "Snakefile").write_text(text)
+    if workflow_like:
+        record_metadata(root, ["all", "--cores", "1"])
     return len(files)
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--layout", choices=("cell", "task"), default="cell")
+    parser.add_argument("--like-workflow", action="store_true",
+                        help="conda and log per rule, and Snakemake's job metadata")
     parser.add_argument("--models", type=int, default=667)
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--cores", type=int, default=2)
@@ -109,7 +168,7 @@ def main() -> int:
     models = [f"c{i:04d}" for i in range(args.models)]
     with tempfile.TemporaryDirectory(prefix="snakemake-floor-") as tmp:
         root = Path(tmp)
-        count = build(root, models, args.layout)
+        count = build(root, models, args.layout, args.like_workflow)
         cmd = [sys.executable, "-m", "snakemake", "all", "--cores", str(args.cores), "--quiet"]
         times = []
         for _ in range(args.runs + 1):  # the first run only warms caches
@@ -118,7 +177,8 @@ def main() -> int:
             times.append(time.perf_counter() - began)
             if "Nothing to be done" not in done.stdout + done.stderr:
                 raise SystemExit(f"expected a no-op:\n{done.stdout[-2000:]}{done.stderr[-2000:]}")
-    print(f"layout {args.layout}: {len(models) * len(MODES)} cells, {count} files, "
+    print(f"layout {args.layout}{' like the workflow' if args.like_workflow else ''}: "
+          f"{len(models) * len(MODES)} cells, {count} files, "
           f"{os.cpu_count()} CPUs; no-op median of {args.runs}: "
           f"{statistics.median(times[1:]):.2f} s")
     return 0
