@@ -103,7 +103,7 @@ def test_credentialed_tasks_stop_an_api_model(tmp_path):
 
 
 def test_a_misspelt_baseline_stops_the_plan(tmp_path):
-    with pytest.raises(ConfigError, match="baselines: constant, frequency, input, lower_bound, oracle, paper"):
+    with pytest.raises(ConfigError, match="baselines: constant, frequency, input, lower_bound"):
         plan(tmp_path, "models.clue_baseline.baseline=papr")
 
 
