@@ -23,7 +23,14 @@ from typing import Any
 
 from clineval.config.plan import Cell, Plan, build_plan
 from clineval.io import DataError, json_text, jsonl_line, read_json, read_jsonl
+from clineval.provenance.hashing import canonical_json
 from clineval.provenance.record import FileHashes, changed_files, read_record
+
+
+def as_stored(identity: dict[str, Any]) -> dict[str, Any]:
+    """An identity as a step reads it back from its file (canonical JSON: keys sorted), so that
+    recomputing iterates every mapping in the order the step did."""
+    return json.loads(canonical_json(identity))
 
 
 class BrokenLink(Exception):
@@ -149,7 +156,7 @@ def _recompute(plan: Plan, cells: list[Cell], stored: dict[str, Any], name: str)
 
     for cell in cells:
         scoring = plan.identities[f"{cell.path}/scoring"]
-        sha, ident = scoring["sha"], scoring["identity"]
+        sha, ident = scoring["sha"], as_stored(scoring["identity"])
         examples = read_jsonl(plan.derived(cell.task)["examples"], ("id",))
         gens = read_jsonl(plan.artifact("generations", cell), ("id", "output"))
         rows, document = scored_cell(sha, ident, examples, gens, plan.artifact("generations", cell))
@@ -160,7 +167,7 @@ def _recompute(plan: Plan, cells: list[Cell], stored: dict[str, Any], name: str)
                                  "scores computed again from the stored generations")
     rows = ({c.path: read_jsonl(plan.artifact("scores", c), ("id",)) for c in cells}
             if plan.table_rows(name) else None)
-    texts = table_texts(plan.identities[f"tables/{name}"]["identity"],
+    texts = table_texts(as_stored(plan.identities[f"tables/{name}"]["identity"]),
                         [stored[c.path] for c in cells], rows)
     outputs = [*plan.table_outputs(name), plan.metrics_file(name)]
     for (fmt, text), path in zip(texts.items(), outputs, strict=True):
