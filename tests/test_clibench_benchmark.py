@@ -20,20 +20,19 @@ TEMPLATES = yaml.safe_load(Path("conf/templates/clibench.yaml").read_text())
 ZERO_SHOT = {"reasoning": False, "exemplars": 0}
 
 
-def task_settings(kind: str, demo_dir: Path) -> dict:
+def task_settings(kind: str) -> dict:
     cfg = compose_config(Path("conf"), ["grid=clibench_demo"])
-    task = OmegaConf.to_container(cfg.tasks[f"clibench_{kind}"], resolve=True)
-    task["scoring"]["demo_dir"] = str(demo_dir)
-    return task
+    return OmegaConf.to_container(cfg.tasks[f"clibench_{kind}"], resolve=True)
 
 
 @pytest.fixture(scope="module", params=["diagnoses", "prescriptions"])
 def derived(request, tmp_path_factory):
     kind = request.param
     root = tmp_path_factory.mktemp("data")
-    task = task_settings(kind, root / "demo" / f"clibench_{kind}")
+    task = task_settings(kind)
     sources = BENCH.source_files(task, root, f"clibench_{kind}")
     BENCH.write_demo(task, sources)
+    task["inputs"] = BENCH.scoring_inputs(task, f"clibench_{kind}", root)
     examples, exemplars = BENCH.derive(task, sources)
     return kind, task, examples, exemplars
 
@@ -63,9 +62,9 @@ def test_requests_and_declared_scoring_inputs(derived):
     one_shot = BENCH.build_requests(task, {"reasoning": True, "exemplars": 1}, TEMPLATES,
                                     examples, exemplars)
     assert one_shot[0]["exemplar_ids"] == [exemplars[0]["id"]]
-    inputs = BENCH.scoring_inputs(task, f"clibench_{kind}")
+    inputs = task["inputs"]
     role = "d_icd_diagnoses" if kind == "diagnoses" else "atc_titles"
-    assert inputs[role].is_file()
+    assert inputs[role].is_file() and f"demo/clibench_{kind}/" in inputs[role].as_posix()
     assert any(name.startswith("encoder:") for name in inputs)
 
 
@@ -84,7 +83,7 @@ def test_breakdown_table_pools_rows_by_group(derived):
 
 
 def test_missing_official_file_skips_with_the_setting(tmp_path):
-    task = task_settings("labs", tmp_path)
+    task = task_settings("labs")
     task["data"] = {**task["data"], "source": "official", "hosp": str(tmp_path),
                     "note": str(tmp_path)}
     with pytest.raises(MissingSource, match=r"tasks.clibench_labs.data.hosp"):
@@ -108,5 +107,5 @@ def test_shipped_mimic_code_map_is_the_official_default(tmp_path):
     mapping = loinc.read_itemid_map(d_labitems_to_loinc())
     assert mapping.loinc["50912"] == "2160-0" and len(mapping.loinc) > 1000
     files = scoring_files("labs", {"source": "official", "hosp": str(tmp_path),
-                                   "loinc_hierarchy": str(tmp_path / "h.csv")})
+                                   "loinc_hierarchy": str(tmp_path / "h.csv")}, tmp_path)
     assert files["lab_loinc_map"] == d_labitems_to_loinc()

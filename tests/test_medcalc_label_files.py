@@ -175,8 +175,8 @@ def test_scoring_against_a_label_file(tmp_path, rows, data):
         notes = " ".join(_table_notes(task, summary))
         assert f"labels.csv (corrected layout), {n} rows scored (1 N/A" in notes
         assert "Calculator conventions (oracle baseline, recomputed labels): official." in notes
-    assert BENCHMARK.scoring_inputs(task, "medcalc") == {"labels": labels}
-    assert BENCHMARK.scoring_inputs(_task(), "medcalc") == {}
+    assert BENCHMARK.scoring_inputs(task, "medcalc", Path("data")) == {"labels": labels}
+    assert BENCHMARK.scoring_inputs(_task(), "medcalc", Path("data")) == {}
     with pytest.raises(ConfigError, match="label_file"):
         BENCHMARK.score(_task(labels="file", label_file=None), examples, generations)
     with pytest.raises(ConfigError, match="missing_labels"):

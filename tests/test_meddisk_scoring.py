@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from pathlib import Path
 
 import pytest
 from meddisk_records import demo, task
@@ -194,4 +195,5 @@ def test_synonyms_normalise_both_sides(tmp_path):
     assert mapped[0]["prediction"] == "心内科"
     assert mapped[0]["tier"] == {"bleu_1": 2, "rouge_1": 2, "cosine": 2}
     from clineval.benchmarks.meddisk.benchmark import BENCHMARK
-    assert BENCHMARK.scoring_inputs(task(synonyms=str(path)), "meddisk_zh")["synonyms"] == path
+    files = BENCHMARK.scoring_inputs(task(synonyms=str(path)), "meddisk_zh", Path("data"))
+    assert files["synonyms"] == path

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import json
+from pathlib import Path
 
 import pytest
 from meddisk_records import ASPECTS, demo, task
@@ -186,7 +187,8 @@ def test_tiers_table_averages_to_table4(tmp_path):
 def test_scoring_inputs_name_the_encoder_setting():
     from clineval.errors import ConfigError
 
-    files = BENCHMARK.scoring_inputs(task(), "meddisk_zh")
+    files = BENCHMARK.scoring_inputs(task(), "meddisk_zh", Path("data"))
     assert set(files) == {"encoder:weights.npz", "encoder:sp.model"}
     with pytest.raises(ConfigError, match=r"tasks\.meddisk_zh\.scoring\.encoder"):
-        BENCHMARK.scoring_inputs(task(encoder="/nowhere/m3e-base"), "meddisk_zh")
+        BENCHMARK.scoring_inputs(task(encoder="/nowhere/m3e-base"), "meddisk_zh",
+                                  Path("data"))

@@ -84,3 +84,14 @@ def test_large_files_are_read_once_while_size_and_mtime_hold(tmp_path, monkeypat
     os.utime(big, ns=(stat.st_atime_ns, stat.st_mtime_ns + 1_000_000))
     assert FileHashes(reloaded)(big) != first and reads[-1] == big
     assert FileHashes()(big) == FileHashes(reloaded)(big)  # --rehash reads it: same answer
+
+
+def test_a_demos_scoring_files_lie_under_the_plans_data_root(tmp_path, encoder):
+    """CliBench's demo ontology files are written by the workflow under the data root the plan
+    was given: the plan names them there and leaves their hash to the score record."""
+    p = plan(tmp_path, encoder)
+    inputs = p.identities["tiny_llama/clibench_diagnoses/zero_shot/scoring"]["identity"]["inputs"]
+    entry = inputs["d_icd_diagnoses"]
+    assert Path(entry["path"]).is_relative_to(tmp_path / "data" / "demo" / "clibench_diagnoses")
+    assert entry["sha256"] is None
+    assert p.scoring_inputs("clibench_diagnoses")["d_icd_diagnoses"] == Path(entry["path"])

@@ -152,7 +152,7 @@ class Plan:
     def scoring_inputs(self, task: str) -> dict[str, Path]:
         """Files the task's scoring reads beyond examples and generations (by role)."""
         spec = self.cfg["tasks"][task]
-        return get_benchmark(spec["benchmark"]).scoring_inputs(spec, task)
+        return get_benchmark(spec["benchmark"]).scoring_inputs(spec, task, self.data_root)
 
     def table_rows(self, table: str) -> bool:
         """The table reads the per-example score rows of its cells, not only their summaries."""

@@ -159,7 +159,8 @@ def _recompute(plan: Plan, cells: list[Cell], stored: dict[str, Any], name: str)
         sha, ident = scoring["sha"], as_stored(scoring["identity"])
         examples = read_jsonl(plan.derived(cell.task)["examples"], ("id",))
         gens = read_jsonl(plan.artifact("generations", cell), ("id", "output"))
-        rows, document = scored_cell(sha, ident, examples, gens, plan.artifact("generations", cell))
+        rows, document = scored_cell(sha, ident, examples, gens, plan.artifact("generations", cell),
+                                     plan.scoring_inputs(cell.task))
         for path, text in ((plan.artifact("scores", cell), "".join(map(jsonl_line, rows))),
                            (plan.artifact("scores", cell, ".json"), json_text(document))):
             if path.read_text(encoding="utf-8") != text:

@@ -82,14 +82,15 @@ def build_model(identity: Path, out_dir: Path, record_out: Path) -> None:
 
 def scored_cell(
     sha: str, ident: dict[str, Any], examples: list[dict[str, Any]],
-    generations: list[dict[str, Any]], where: Path,
+    generations: list[dict[str, Any]], where: Path, inputs: dict[str, Path],
 ) -> tuple[list[dict[str, Any]], dict[str, Any]]:
-    """Per-example score rows and the cell's summary document (``where`` names errors)."""
+    """Per-example score rows and the cell's summary document (``where`` names errors); the
+    benchmark reads its scoring ``inputs`` (role -> checked path) from the task's ``inputs``."""
     missing = sorted({e["id"] for e in examples} - {g["id"] for g in generations})
     if missing:
         raise DataError(where, None, "id", f"no generation for example(s) {missing[:10]}")
     bench = get_benchmark(ident["benchmark"])
-    rows, summary = bench.score(ident["task"], examples, generations)
+    rows, summary = bench.score({**ident["task"], "inputs": inputs}, examples, generations)
     model, task, mode = ident["cell"].split("/")
     document = {"cell": ident["cell"], "model": model, "task": task, "mode": mode,
                 "scoring_identity": sha, "summary": summary}
@@ -138,7 +139,7 @@ def score(jobs: list[ScoreJob]) -> None:
         exs = read_jsonl(job.examples, ("id",))
         gens = read_jsonl(job.generations, ("id", "output"))
         inputs = checked_inputs(ident, hashes)
-        rows, document = scored_cell(sha, ident, exs, gens, job.generations)
+        rows, document = scored_cell(sha, ident, exs, gens, job.generations, inputs)
         write_jsonl(job.rows, rows)
         write_json(job.summary, document)
         record = make_record(

@@ -74,9 +74,10 @@ class Benchmark(Protocol):
     def baseline(self, name: str, task: Record, examples: list[Record]) -> Callable[[Record], str]:
         """A non-model baseline over the task's ``examples``: example -> raw output text."""
 
-    def scoring_inputs(self, task: Record, task_name: str) -> dict[str, Path]:
+    def scoring_inputs(self, task: Record, task_name: str, data_root: Path) -> dict[str, Path]:
         """Files the task's scoring reads beyond examples and generations (ontologies, label
-        maps, encoder weights, classifiers), by role.
+        maps, encoder weights, classifiers), by role; ``data_root`` holds the demo sources
+        (``<data_root>/demo/<task_name>/``) that a demo's scoring may read.
 
         Each is an input of the scoring job, part of the scoring identity by content hash and
         recorded in the score records that ``clineval audit`` checks. Heavy resources load
@@ -86,7 +87,12 @@ class Benchmark(Protocol):
     def score(
         self, task: Record, examples: list[Record], generations: list[Record]
     ) -> tuple[list[Record], Record]:
-        """Per-example score rows (each with the example ``id``) and the cell summary."""
+        """Per-example score rows (each with the example ``id``) and the cell summary.
+
+        In a workflow job ``task`` also holds ``inputs``: the scoring input files by role, as
+        ``scoring_inputs`` declared them and the job checked them against the identity; scoring
+        reads those paths, so what it reads is what the identity hashed.
+        """
 
     def headline(self, summary: Record) -> dict[str, float | None]:
         """A cell's headline numbers (DVC metrics), named ``<metric>`` or ``<part>.<metric>``."""

@@ -145,12 +145,14 @@ class CliBenchBenchmark:
 
         return baselines.get(name)
 
-    def scoring_inputs(self, task: Record, task_name: str) -> dict[str, Path]:
+    def scoring_inputs(self, task: Record, task_name: str, data_root: Path
+                       ) -> dict[str, Path]:
         from clineval.benchmarks.clibench import scoring
         from clineval.metrics.embedding import encoder_files
 
         settings = scoring.settings(task.get("scoring"))
-        files = scoring.scoring_files(_kind(task), task.get("scoring") or {})
+        files = scoring.scoring_files(_kind(task), task.get("scoring") or {},
+                                      data_root / "demo" / task_name)
         return {**files, **encoder_files(settings["encoder"])}
 
     def score(self, task: Record, examples: list[Record], generations: list[Record]
@@ -161,9 +163,12 @@ class CliBenchBenchmark:
         if len(kinds) != 1:
             raise ConfigError(f"a CliBench cell holds one task's examples, not {sorted(kinds)}")
         kind = kinds.pop()
-        given = task.get("scoring") or {}
-        scorer = scoring.Scorer(kind, scoring.settings(given),
-                                scoring.scoring_files(kind, given))
+        if "inputs" not in task:
+            raise ConfigError("CliBench scoring reads the files of the task's 'inputs' (role -> "
+                              "path, as scoring_inputs declares them); the task has none")
+        files = {role: Path(path) for role, path in task["inputs"].items()
+                 if role in scoring.FILE_ROLES}
+        scorer = scoring.Scorer(kind, scoring.settings(task.get("scoring")), files)
         outputs = {g["id"]: g["output"] for g in generations}
         rows, summary = scorer.score([e["id"] for e in examples], [e["gold"] for e in examples],
                                      [outputs[e["id"]] for e in examples])

@@ -37,7 +37,7 @@ DEFAULTS: Record = {
 FILE_ROLES = ("d_icd_diagnoses", "d_icd_procedures", "loinc_hierarchy", "lab_loinc_map",
               "d_labitems", "atc_titles")
 #: Where the scoring files are (settings, resolved by :func:`scoring_files`).
-LOCATION_KEYS = ("source", "demo_dir", "hosp", "loinc_hierarchy", "lab_loinc_map",
+LOCATION_KEYS = ("source", "hosp", "loinc_hierarchy", "lab_loinc_map",
                  "atc_titles")
 #: The roles each task's scoring reads.
 ROLES = {"diagnoses": ("d_icd_diagnoses",), "procedures": ("d_icd_procedures",),
@@ -52,7 +52,7 @@ def answer_text(output: str) -> str:
     return output[matches[-1].end():] if matches else output
 
 
-def scoring_files(kind: str, scoring: Record) -> dict[str, Path]:
+def scoring_files(kind: str, scoring: Record, demo_dir: Path) -> dict[str, Path]:
     """The files the task's scoring reads, by role: the demo's copies (``source: demo``) under
     ``demo_dir``, else MIMIC-IV's ``hosp`` dictionaries and the configured code-system files."""
     from clineval.mimic.mimic4 import table_path
@@ -60,7 +60,7 @@ def scoring_files(kind: str, scoring: Record) -> dict[str, Path]:
 
     files: dict[str, Path] = {}
     if scoring.get("source") == "demo":
-        layout = Layout(Path(scoring.get("demo_dir") or "."))
+        layout = Layout(demo_dir)
         located = {"d_icd_diagnoses": layout.table("d_icd_diagnoses"),
                    "d_icd_procedures": layout.table("d_icd_procedures"),
                    "d_labitems": layout.table("d_labitems"),

@@ -262,7 +262,8 @@ class ClueBenchmark:
     def baseline(self, name: str, task: Record, examples: list[Record]) -> Callable[[Record], str]:
         return baselines.get(name, (task.get("scoring") or {}).get("baselines") or {}, examples)
 
-    def scoring_inputs(self, task: Record, task_name: str) -> dict[str, Path]:
+    def scoring_inputs(self, task: Record, task_name: str, data_root: Path
+                       ) -> dict[str, Path]:
         """The BERTScore encoder's files (and rescaling baseline) for the summarisation
         datasets; the UMLS linker's files when ``umls.linker_dir`` names them."""
         metrics = PAPER_METRICS[_dataset(task, task_name)]

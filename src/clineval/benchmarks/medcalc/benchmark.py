@@ -156,7 +156,8 @@ class MedCalcBenchmark:
     def baseline(self, name: str, task: Record, examples: list[Record]) -> Callable[[Record], str]:
         return baselines.get(name, (task.get("scoring") or {}).get("baselines") or {})
 
-    def scoring_inputs(self, task: Record, task_name: str) -> dict[str, Path]:
+    def scoring_inputs(self, task: Record, task_name: str, data_root: Path
+                       ) -> dict[str, Path]:
         """The label file, when the task scores against one (``scoring.labels: file``)."""
         settings = task.get("scoring") or {}
         if settings.get("labels") == "file" and settings.get("label_file"):

@@ -59,7 +59,8 @@ class MedDisKBenchmark:
     def baseline(self, name: str, task: Record, examples: list[Record]) -> Callable[[Record], str]:
         return baselines.get(name, (task.get("scoring") or {}).get("baselines") or {}, examples)
 
-    def scoring_inputs(self, task: Record, task_name: str) -> dict[str, Path]:
+    def scoring_inputs(self, task: Record, task_name: str, data_root: Path
+                       ) -> dict[str, Path]:
         from clineval.metrics.embedding import encoder_files
 
         settings = task.get("scoring") or {}

@@ -65,7 +65,8 @@ class MedEvalBenchmark:
     def baseline(self, name: str, task: Record, examples: list[Record]) -> Callable[[Record], str]:
         return baselines.get(name)
 
-    def scoring_inputs(self, task: Record, task_name: str) -> dict[str, Path]:
+    def scoring_inputs(self, task: Record, task_name: str, data_root: Path
+                       ) -> dict[str, Path]:
         """The rewriting judges' training file (official data); the demo's is regenerated from
         code and settings, which the scoring identity already holds."""
         if task["data"].get("task") != "rewriting" or task["data"].get("source") == "demo":
