@@ -9,6 +9,10 @@ first-time machine; downloads then dominate setup).
 
     python bench/demo_time.py                          # HEAD
     python bench/demo_time.py --baseline 7d8cce5 --json demo-time.json
+    python bench/demo_time.py --overrides "grid.select.tables=[medcalc_table2,clue_table3]"
+
+``--overrides`` (Hydra overrides for ``--rev`` only) times part of the demo grid, e.g. the two
+benchmarks of the baseline revision next to the five of HEAD.
 """
 
 from __future__ import annotations
@@ -45,7 +49,8 @@ def _run(cmd: list[str], cwd: Path, env: dict[str, str], log: Path) -> tuple[flo
     return wall, cpu, output
 
 
-def time_revision(rev: str, work: Path, cores: int, cold: bool) -> dict[str, Any]:
+def time_revision(rev: str, work: Path, cores: int, cold: bool,
+                  overrides: str | None = None) -> dict[str, Any]:
     clone = work / f"clone-{rev}"
     subprocess.run(["git", "clone", "--quiet", str(ROOT), str(clone)], check=True)
     subprocess.run(["git", "-C", str(clone), "checkout", "--quiet", rev], check=True)
@@ -61,11 +66,13 @@ def time_revision(rev: str, work: Path, cores: int, cold: bool) -> dict[str, Any
     for key, value in (("HF_HUB_OFFLINE", "1"), ("TRANSFORMERS_OFFLINE", "1")):
         env[key] = value
     env.pop("PYTHONDONTWRITEBYTECODE", None)  # as `make demo` runs it
+    config = ["--config", f"overrides={overrides}"] if overrides else []
     wall, cpu, output = _run([str(clone / ".venv" / "bin" / "snakemake"), "all_tables",
-                              "--cores", str(cores)], clone, env, work / f"demo-{rev}.log")
+                              "--cores", str(cores), *config], clone, env, work / f"demo-{rev}.log")
     total = re.findall(r"^total\s+(\d+)$", output, flags=re.MULTILINE)
     tables = sorted(p.name for p in (clone / "results" / "tables").glob("*.md"))
-    return {"rev": rev, "setup_s": round(setup_wall, 1), "setup_cpu_s": round(setup_cpu, 1),
+    return {"rev": rev, "overrides": overrides, "setup_s": round(setup_wall, 1),
+            "setup_cpu_s": round(setup_cpu, 1),
             "snakemake_s": round(wall, 1), "snakemake_cpu_s": round(cpu, 1),
             "jobs": int(total[0]) if total else None, "tables": tables,
             "total_s": round(setup_wall + wall, 1)}
@@ -78,6 +85,7 @@ def main() -> int:
     parser.add_argument("--cores", type=int, default=2)
     parser.add_argument("--cold-cache", action="store_true",
                         help="empty uv/pip caches (a first-time machine)")
+    parser.add_argument("--overrides", help="Hydra overrides of --rev's demo (not the baseline's)")
     parser.add_argument("--json", type=Path, help="also write the figures here")
     parser.add_argument("--keep", type=Path, help="work in this directory and keep it")
     args = parser.parse_args()
@@ -85,12 +93,15 @@ def main() -> int:
         work = args.keep or Path(tmp)
         work.mkdir(parents=True, exist_ok=True)
         revs = [args.rev] + ([args.baseline] if args.baseline else [])
-        results = [time_revision(rev, work, args.cores, args.cold_cache) for rev in revs]
+        results = [time_revision(rev, work, args.cores, args.cold_cache,
+                                 args.overrides if rev == args.rev else None) for rev in revs]
     print(f"{platform.processor() or platform.machine()}, {os.cpu_count()} CPUs, "
           f"--cores {args.cores}{', cold caches' if args.cold_cache else ''}")
     print(f"{'rev':>12} {'setup s':>8} {'snakemake s':>12} {'CPU s':>7} {'jobs':>5} "
           f"{'total s':>8}  tables")
     for r in results:
+        if r["overrides"]:
+            print(f"{r['rev']:>12} overrides: {r['overrides']}")
         print(f"{r['rev']:>12} {r['setup_s']:>8} {r['snakemake_s']:>12} "
               f"{r['snakemake_cpu_s']:>7} {r['jobs']!s:>5} {r['total_s']:>8}  "
               f"{', '.join(r['tables'])}")

@@ -70,6 +70,17 @@ def test_unknown_model_in_selection_lists_models(tmp_path):
             "medeval_baseline, oracle, tiny_llama") in str(err.value)
 
 
+def test_selected_tables_keep_their_cells_and_unknown_ones_are_listed(tmp_path):
+    p = plan(tmp_path, "grid.select.tables=[medcalc_table2]")
+    assert list(p.tables) == ["medcalc_table2"]
+    assert {c.task for c in p.tables["medcalc_table2"]} == {"medcalc"}
+    with pytest.raises(ConfigError, match=r"unknown table\(s\) in grid.select.tables 'table9'; "
+                                          r"tables in this grid: clibench_table3, "):
+        plan(tmp_path, "grid.select.tables=[table9]")
+    with pytest.raises(ConfigError, match=r"unknown key.*grid\.select; allowed: models, tasks"):
+        plan(tmp_path, "+grid.select.benchmarks=[medcalc]")
+
+
 def test_unknown_mode_in_task_lists_modes(tmp_path):
     with pytest.raises(ConfigError, match="modes in conf/mode: cot, one_shot, zero_shot"):
         plan(tmp_path, "tasks.medcalc.modes=[zero_shot,few_shot]")

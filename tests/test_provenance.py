@@ -41,7 +41,7 @@ REPO = Path(__file__).resolve().parents[1]
 CONF = REPO / "conf"
 OVERRIDES = (
     "grid.select.models=[oracle,constant] grid.select.tasks=[medcalc] "
-    "grid.select.modes=[zero_shot,cot]"
+    "grid.select.modes=[zero_shot,cot] grid.select.tables=[medcalc_table2]"
 )
 MODELS, MODES = ("oracle", "constant"), ("zero_shot", "cot")
 CELLS = [f"{model}/medcalc/{mode}" for model in MODELS for mode in MODES]
@@ -334,9 +334,10 @@ def _age_outputs(workdir: Path) -> int:
 @pytest.mark.slow
 def test_settle_counts_and_build_order(pulled, monkeypatch) -> None:
     plan = plan_in(pulled, monkeypatch)
-    assert len(list(jobs(plan))) == 13  # demo, derive, 4 requests, 2 generations, 4 scores, table
+    # derive, then per model (MedCalc only): requests, generation, scoring; the table
+    assert len(list(jobs(plan))) == 8
     _age_outputs(pulled)
-    assert settle(plan) == {"settled": 13, "stale": 0}
+    assert settle(plan) == {"settled": 8, "stale": 0}
     for job in jobs(plan):
         newest_input = max(p.stat().st_mtime_ns for p in job.inputs)
         assert min(p.stat().st_mtime_ns for p in job.outputs) > newest_input, job.name
@@ -349,13 +350,13 @@ def test_settle_leaves_what_does_not_verify(pulled, monkeypatch, caplog) -> None
     tampered = tamper_generation(pulled)
     when = _age_outputs(pulled)
     caplog.set_level("INFO", logger="clineval")
-    # oracle's generation job and the one score job that reads the file stay; the rest settle
-    assert settle(plan) == {"settled": 11, "stale": 2}
+    # oracle's generation job and its scoring job (which reads the file) stay; the rest settle
+    assert settle(plan) == {"settled": 6, "stale": 2}
     assert tampered.stat().st_mtime_ns == when
     assert ("generate oracle stays out of date: results/generations/oracle/medcalc/cot.meta.json:"
             " output generations (results/generations/oracle/medcalc/cot.jsonl) changed"
             ) in caplog.text
-    assert ("score oracle/medcalc/cot stays out of date: results/scores/oracle/medcalc/cot.prov"
+    assert ("score oracle medcalc stays out of date: results/scores/oracle/medcalc/cot.prov"
             ".json: input generations (results/generations/oracle/medcalc/cot.jsonl) changed"
             ) in caplog.text
     constant = pulled / "results/generations/constant/medcalc/cot.jsonl"

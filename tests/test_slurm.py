@@ -144,7 +144,7 @@ def local_run(checkout, tmp_path_factory):
 
 def test_generation_and_scoring_are_slurm_jobs_and_the_rest_runs_locally(slurm_run, plan):
     _, jobs = slurm_run
-    generate = {f"rule_generate_{model}" for model in plan.cfg["models"]}  # one job per model
+    generate = {f"rule_generate_{model}" for model in {c.model for c in plan.cells}}
     score = {f"rule_score_{bench}_wildcards_{model}" for model, bench in plan.groups()}
     assert set(jobs) == generate | score  # no SLURM job for data, requests or tables
     assert {job["JobState"] for job in jobs.values()} == {"COMPLETED"}

@@ -18,6 +18,12 @@ from clineval.benchmarks.medcalc.verify import verify
 
 REPO = Path(__file__).resolve().parents[1]
 pytestmark = pytest.mark.slow
+#: The demo grid's tables (conf/grid/demo.yaml).
+DEMO_TABLES = ("clibench_table3", "clibench_table4", "clue_table3", "leaderboard",
+               "medcalc_table2", "meddisk_aspects", "meddisk_table4", "meddisk_table5",
+               "medeval_table2", "medeval_table3", "medeval_table4", "medeval_table5",
+               "medeval_table7")
+BENCHMARKS = ("clibench", "clue", "medcalc", "meddisk", "medeval")
 
 
 def snakemake(workdir: Path, *args: str, overrides: str = "") -> subprocess.CompletedProcess:
@@ -68,7 +74,7 @@ def test_demo_writes_every_table_format(demo):
     tables = demo / "results" / "tables"
     assert sorted(p.name for p in tables.iterdir()) == [
         f"{table}.{ext}"
-        for table in ("clue_table3", "leaderboard", "medcalc_table2")
+        for table in DEMO_TABLES
         for ext in ("csv", "md", "metrics.json", "prov.json", "tex")
     ]
     md = (tables / "medcalc_table2.md").read_text()
@@ -146,7 +152,8 @@ def test_one_engine_load_per_model_across_its_cells(demo):
     model = demo / "results/generations/tiny_llama"
     summary = json.loads((model / "run-summary.json").read_text())
     cells = sorted(model.rglob("*.meta.json"))
-    assert len(summary["cells"]) == len(cells) == 11  # 3 MedCalc modes + 8 CLUE tasks
+    # 3 MedCalc modes, 8 CLUE tasks, 2 MedDisK languages, 4 CliBench tasks, 10 MedEval cells
+    assert len(summary["cells"]) == len(cells) == 27
     assert summary["engine_loads"] == 1
     assert sum(json.loads(p.read_text())["engine_loads"] for p in cells) == 1
 
@@ -157,11 +164,11 @@ def test_finished_run_has_nothing_to_do(demo):
 
 def test_sampling_change_reruns_only_that_models_generation_and_scoring(demo):
     jobs = planned_jobs(demo, "models.tiny_llama.sampling.max_tokens=16")
-    # tiny_llama's 3 MedCalc and 8 CLUE cells: requests (max_tokens sets the context budget),
-    # its one generation job, scores: one requests and one scoring job per benchmark; tables
+    # tiny_llama's cells: requests (max_tokens sets the context budget), its one generation
+    # job, scores: one requests and one scoring job per benchmark; every table shows tiny_llama
     assert jobs == {
-        "requests_medcalc": 1, "requests_clue": 1, "generate_tiny_llama": 1,
-        "score_medcalc": 1, "score_clue": 1, "table": 3, "all_tables": 1,
+        **{f"{step}_{bench}": 1 for step in ("requests", "score") for bench in BENCHMARKS},
+        "generate_tiny_llama": 1, "table": len(DEMO_TABLES), "all_tables": 1,
     }
     assert planned_jobs(demo) == {}  # a dry run with other settings leaves nothing stale
 

@@ -332,7 +332,10 @@ def build_plan(
     skipped = unavailable_tasks(cfg, data_root)
     cells = expand_cells(cfg, skipped)
     tables: dict[str, list[Cell]] = {}
+    keep_tables = (cfg["grid"].get("select") or {}).get("tables")
     for name, spec in (cfg.get("tables") or {}).items():
+        if keep_tables is not None and name not in keep_tables:
+            continue
         wanted = spec.get("models")
         shown = [
             c

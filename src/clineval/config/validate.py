@@ -192,6 +192,13 @@ def validate(cfg: Mapping[str, Any], conf_dir: Path) -> None:
             _names("modes in conf/mode", available(conf_dir, "mode")),
         )
     select = cfg["grid"].get("select") or {}
+    unknown_select = sorted(set(select) - {"models", "tasks", "modes", "tables"})
+    if unknown_select:
+        raise ConfigError(f"unknown key(s) {', '.join(unknown_select)} in grid.select; "
+                          "allowed: models, tasks, modes, tables")
+    if select.get("tables") is not None:
+        _unknown("table(s) in grid.select.tables", select["tables"], list(tables),
+                 _names("tables in this grid", list(tables)))
     for group, defined in (("models", models), ("tasks", tasks), ("modes", modes)):
         chosen = select.get(group)
         if chosen is not None:

@@ -90,7 +90,8 @@ def scored_cell(
     if missing:
         raise DataError(where, None, "id", f"no generation for example(s) {missing[:10]}")
     bench = get_benchmark(ident["benchmark"])
-    rows, summary = bench.score({**ident["task"], "inputs": inputs}, examples, generations)
+    task = {**ident["task"], "inputs": {role: str(path) for role, path in inputs.items()}}
+    rows, summary = bench.score(task, examples, generations)
     model, task, mode = ident["cell"].split("/")
     document = {"cell": ident["cell"], "model": model, "task": task, "mode": mode,
                 "scoring_identity": sha, "summary": summary}
