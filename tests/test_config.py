@@ -74,6 +74,7 @@ def test_selected_tables_keep_their_cells_and_unknown_ones_are_listed(tmp_path):
     p = plan(tmp_path, "grid.select.tables=[medcalc_table2]")
     assert list(p.tables) == ["medcalc_table2"]
     assert {c.task for c in p.tables["medcalc_table2"]} == {"medcalc"}
+    assert p.cells == p.tables["medcalc_table2"]  # the plan keeps only the table's cells
     with pytest.raises(ConfigError, match=r"unknown table\(s\) in grid.select.tables 'table9'; "
                                           r"tables in this grid: clibench_table3, "):
         plan(tmp_path, "grid.select.tables=[table9]")

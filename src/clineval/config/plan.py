@@ -350,6 +350,9 @@ def build_plan(
             log.warning("table %s is not built: none of its tasks can run", name)
         else:
             log.info("table %s is not built: the grid selects none of its cells", name)
+    if keep_tables is not None:  # the selected tables' cells only
+        shown_cells = {c for table in tables.values() for c in table}
+        cells = [c for c in cells if c in shown_cells]
     plan = Plan(conf_dir, results, data_root, cfg, cells, tables, skipped=skipped)
     _compute_identities(plan)
     return plan
