@@ -26,6 +26,7 @@ from clineval.config.compose import ConfigError
 from clineval.config.plan import Plan, build_plan
 from clineval.io import DataError, read_json, read_jsonl, write_json
 from clineval.provenance.hashing import sha256_file
+from clineval.provenance.location import located
 from clineval.provenance.record import (
     SCHEMA,
     changed_files,
@@ -226,7 +227,7 @@ def test_every_step_records_the_plans_identity_and_file_hashes(run, monkeypatch)
         entries = {**record["inputs"], **record["outputs"]}
         assert record["outputs"], path
         for role, entry in entries.items():
-            assert sha256_file(Path(entry["path"])) == entry["sha256"], (path, role)
+            assert sha256_file(located(entry["path"])) == entry["sha256"], (path, role)
     cell = plan.cells[0]
     scores = read_record(plan.record_file("scores", cell.path))
     assert {k: Path(v["path"]) for k, v in scores["outputs"].items()} == {

@@ -95,3 +95,21 @@ def test_a_demos_scoring_files_lie_under_the_plans_data_root(tmp_path, encoder):
     assert Path(entry["path"]).is_relative_to(tmp_path / "data" / "demo" / "clibench_diagnoses")
     assert entry["sha256"] is None
     assert p.scoring_inputs("clibench_diagnoses")["d_icd_diagnoses"] == Path(entry["path"])
+
+
+def test_packaged_files_are_named_the_same_in_every_environment(tmp_path):
+    """The bundled encoder and clineval's own mimic-code map live under the Python environment,
+    whose path differs between machines: identities name them from their root, so they do not
+    change when the project is cloned elsewhere, and the name finds the file again."""
+    from clineval.mimic.resources import d_labitems_to_loinc
+    from clineval.provenance.location import located, portable
+
+    p = build_plan(REPO / "conf", [], results=tmp_path / "results", data_root=tmp_path / "data")
+    inputs = p.identities["tiny_llama/clue_meqsum/one_shot/scoring"]["identity"]["inputs"]
+    config = inputs["encoder:config.json"]
+    assert config["path"].startswith("<site-packages>/") and str(REPO) not in config["path"]
+    assert located(config["path"]) == bundled_path().resolve() / "config.json"
+    shipped = portable(d_labitems_to_loinc())
+    assert shipped.startswith("<clineval>/") and located(shipped) == d_labitems_to_loinc().resolve()
+    assert portable(Path("data/x.csv")) == "data/x.csv"
+    assert portable(tmp_path / "x.csv") == str(tmp_path / "x.csv")

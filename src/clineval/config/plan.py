@@ -26,6 +26,7 @@ from clineval.config.validate import table_tasks, validate
 from clineval.io import write_text
 from clineval.provenance.filehash import FileHashCache
 from clineval.provenance.hashing import canonical_json, sha256_obj
+from clineval.provenance.location import portable
 from clineval.provenance.record import prov_path
 
 log = logging.getLogger("clineval")
@@ -366,7 +367,7 @@ def _scoring_input_hashes(plan: Plan, task: str, hashes: FileHashCache) -> dict[
     made = set(plan.sources(task).values()) if plan.cfg["tasks"][task]["data"].get(
         "source") == "demo" else set()
     return {
-        role: {"path": str(path),
+        role: {"path": portable(path),
                "sha256": None if path in made else hashes.sha256(path, f"tasks.{task} scoring "
                                                                         f"{role}")}
         for role, path in sorted(plan.scoring_inputs(task).items())

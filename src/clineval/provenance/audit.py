@@ -24,6 +24,7 @@ from typing import Any
 from clineval.config.plan import Cell, Plan, build_plan
 from clineval.io import DataError, json_text, jsonl_line, read_json, read_jsonl
 from clineval.provenance.hashing import canonical_json
+from clineval.provenance.location import portable
 from clineval.provenance.record import FileHashes, changed_files, read_record
 
 
@@ -95,7 +96,7 @@ def _files(
 def _expect(record: dict[str, Any], side: str, role: str, path: Path, what: str) -> None:
     """The record names ``path`` as its ``role`` file (it was made from the plan's file)."""
     entry = record[side].get(role)
-    if entry is None or Path(entry["path"]) != path:
+    if entry is None or entry["path"] != portable(path):
         found = entry["path"] if entry else "nothing"
         raise BrokenLink(f"{what}: the record lists {found} as {role}, the plan expects {path}")
 

@@ -23,6 +23,7 @@ from typing import Any
 from clineval.io import DataError, read_json, write_json
 from clineval.provenance.filehash import FileHashCache
 from clineval.provenance.hashing import sha256_file
+from clineval.provenance.location import located, portable
 
 SCHEMA = "clineval.provenance/1"
 KINDS = ("demo", "data", "model", "requests", "generation", "scores", "table")
@@ -36,7 +37,7 @@ def file_entry(path: Path, hashes: Callable[[Path], str | None] | None = None) -
     digest = hashes(path) if hashes else sha256_file(path)
     if digest is None:
         raise DataError(path, None, None, "the file does not exist")
-    return {"path": str(path), "sha256": digest}
+    return {"path": portable(path), "sha256": digest}
 
 
 def make_record(
@@ -119,7 +120,7 @@ def changed_files(
     hashes = hashes or FileHashes()
     changed = []
     for role, entry in sorted(entries.items()):
-        current = hashes(Path(entry["path"]))
+        current = hashes(located(entry["path"]))
         if current != entry["sha256"]:
             changed.append((role, entry["sha256"], current))
     return changed

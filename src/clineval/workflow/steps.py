@@ -18,6 +18,7 @@ from clineval.io import (
     write_jsonl,
     write_text,
 )
+from clineval.provenance.location import located
 from clineval.provenance.manifest import environment
 from clineval.provenance.record import FileHashes, make_record, write_record
 from clineval.workflow.progress import progress
@@ -114,7 +115,7 @@ def checked_inputs(ident: dict[str, Any], hashes: FileHashes) -> dict[str, Path]
     """The scoring inputs the identity declares, each still with the hash the plan saw."""
     files = {}
     for role, entry in ident.get("inputs", {}).items():
-        path = Path(entry["path"])
+        path = located(entry["path"])
         current = hashes(path)
         if entry["sha256"] is None and current is not None:
             pass  # a demo source the workflow wrote: its record keeps the hash read now
