@@ -37,7 +37,7 @@ PCS_ICD9 = (
 
 
 @dataclass(frozen=True)
-class LabItem:
+class LabSpec:
     itemid: int
     label: str
     fluid: str
@@ -50,27 +50,27 @@ class LabItem:
 
 
 LABS = (
-    LabItem(50912, "Creatinine", "Blood", "Chemistry", "2160-0", "mg/dL", 0.5, 1.2, "renal"),
-    LabItem(51006, "Urea Nitrogen", "Blood", "Chemistry", "3094-0", "mg/dL", 6, 20, "renal"),
-    LabItem(50971, "Potassium", "Blood", "Chemistry", "2823-3", "mEq/L", 3.3, 5.1,
+    LabSpec(50912, "Creatinine", "Blood", "Chemistry", "2160-0", "mg/dL", 0.5, 1.2, "renal"),
+    LabSpec(51006, "Urea Nitrogen", "Blood", "Chemistry", "3094-0", "mg/dL", 6, 20, "renal"),
+    LabSpec(50971, "Potassium", "Blood", "Chemistry", "2823-3", "mEq/L", 3.3, 5.1,
             "electrolytes"),
-    LabItem(50983, "Sodium", "Blood", "Chemistry", "2951-2", "mEq/L", 133, 145, "electrolytes"),
-    LabItem(50902, "Chloride", "Blood", "Chemistry", "2075-0", "mEq/L", 96, 108, "electrolytes"),
-    LabItem(50882, "Bicarbonate", "Blood", "Chemistry", "1963-8", "mEq/L", 22, 32,
+    LabSpec(50983, "Sodium", "Blood", "Chemistry", "2951-2", "mEq/L", 133, 145, "electrolytes"),
+    LabSpec(50902, "Chloride", "Blood", "Chemistry", "2075-0", "mEq/L", 96, 108, "electrolytes"),
+    LabSpec(50882, "Bicarbonate", "Blood", "Chemistry", "1963-8", "mEq/L", 22, 32,
             "electrolytes"),
-    LabItem(50868, "Anion Gap", "Blood", "Chemistry", "1863-0", "mEq/L", 8, 20, "electrolytes"),
-    LabItem(50931, "Glucose", "Blood", "Chemistry", "2345-7", "mg/dL", 70, 100, "metabolic"),
-    LabItem(50813, "Lactate", "Blood", "Blood Gas", "32693-4", "mmol/L", 0.5, 2.0, "metabolic"),
-    LabItem(51222, "Hemoglobin", "Blood", "Hematology", "718-7", "g/dL", 13.7, 17.5,
+    LabSpec(50868, "Anion Gap", "Blood", "Chemistry", "1863-0", "mEq/L", 8, 20, "electrolytes"),
+    LabSpec(50931, "Glucose", "Blood", "Chemistry", "2345-7", "mg/dL", 70, 100, "metabolic"),
+    LabSpec(50813, "Lactate", "Blood", "Blood Gas", "32693-4", "mmol/L", 0.5, 2.0, "metabolic"),
+    LabSpec(51222, "Hemoglobin", "Blood", "Hematology", "718-7", "g/dL", 13.7, 17.5,
             "blood count"),
-    LabItem(51221, "Hematocrit", "Blood", "Hematology", "4544-3", "%", 40, 51, "blood count"),
-    LabItem(51301, "White Blood Cells", "Blood", "Hematology", "6690-2", "K/uL", 4, 11,
+    LabSpec(51221, "Hematocrit", "Blood", "Hematology", "4544-3", "%", 40, 51, "blood count"),
+    LabSpec(51301, "White Blood Cells", "Blood", "Hematology", "6690-2", "K/uL", 4, 11,
             "blood count"),
-    LabItem(51265, "Platelet Count", "Blood", "Hematology", "777-3", "K/uL", 150, 400,
+    LabSpec(51265, "Platelet Count", "Blood", "Hematology", "777-3", "K/uL", 150, 400,
             "blood count"),
-    LabItem(51237, "INR(PT)", "Blood", "Hematology", "6301-6", "", 0.9, 1.1, "coagulation"),
-    LabItem(51491, "pH", "Urine", "Hematology", "5803-2", "units", 5, 8, "urinalysis"),
-    LabItem(51463, "Bacteria", "Urine", "Hematology", "5769-5", "", None, None, "urinalysis"),
+    LabSpec(51237, "INR(PT)", "Blood", "Hematology", "6301-6", "", 0.9, 1.1, "coagulation"),
+    LabSpec(51491, "pH", "Urine", "Hematology", "5803-2", "units", 5, 8, "urinalysis"),
+    LabSpec(51463, "Bacteria", "Urine", "Hematology", "5769-5", "", None, None, "urinalysis"),
 )
 #: The synthetic LOINC hierarchy: root -> class -> group -> term.
 LOINC_ROOT = ("LPD0001", "{component}")
