@@ -28,8 +28,10 @@ $(VENV)/.installed: pyproject.toml
 	touch $@
 
 demo: setup
-	$(BIN)/snakemake all_tables --cores $(CORES)
+	$(BIN)/snakemake --cores $(CORES)
+	$(BIN)/snakemake --report results/report.html
 	@echo "Tables: results/tables/"; ls results/tables
+	@echo "Report: results/report/index.html (self-contained), results/report.html (Snakemake's)"
 
 test: setup
 	$(BIN)/python -m pytest

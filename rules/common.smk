@@ -7,6 +7,8 @@ from pathlib import Path
 from clineval.config.compose import ConfigError
 from clineval.config.plan import build_plan
 from clineval.provenance.settle import settle
+from clineval.report.page import section_title
+from clineval.report.text import rst_escape
 from clineval.workflow.resources import (
     CONDA_ENVS,
     DEFAULT_CONDA_ENV,
@@ -80,6 +82,34 @@ def identity(kind):
 
 def all_table_outputs():
     return [str(p) for name in PLAN.tables for p in PLAN.table_outputs(name)]
+
+
+def report_outputs():
+    """The HTML report, when the grid builds any table."""
+    return [str(PLAN.report_file())] if "report/index" in PLAN.identities else []
+
+
+def report_inputs(wildcards):
+    return {"identity": str(PLAN.identity_file("report", "index"))} | {
+        f"table_{name}": str(PLAN.table_outputs(name)[1]) for name in PLAN.tables
+    } | {f"figure_{name}": str(PLAN.figure_file(name)) for name in PLAN.figures}
+
+
+def report_command(wildcards, output):
+    parts = [f"clineval step report --identity {PLAN.identity_file('report', 'index')}"]
+    parts += [f"--table {name} {PLAN.table_outputs(name)[1]}" for name in PLAN.tables]
+    parts += [f"--figure {name} {PLAN.figure_file(name)}" for name in PLAN.figures]
+    return " ".join([*parts, f"--out {output.html} --record {output.record}"])
+
+
+def table_category(wildcards):
+    """Snakemake report category of a table: its benchmark (the leaderboard its own)."""
+    return section_title(PLAN.table_section(wildcards.table))
+
+
+def table_caption_field(key):
+    """Input function: a table spec's title or caption, escaped for the RST caption."""
+    return lambda wildcards: rst_escape(PLAN.cfg["tables"][wildcards.table][key])
 
 
 def all_outputs(phase):

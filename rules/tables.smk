@@ -1,5 +1,6 @@
 # Tables: a table spec (conf/table/) over the score summaries of its cells (and their
-# per-example rows when the spec sets `rows: true`) -> CSV, MD, LaTeX.
+# per-example rows when the spec sets `rows: true`) -> CSV, MD, LaTeX. The CSV and Markdown go
+# into `snakemake --report` with the spec's title and caption, one category per benchmark.
 
 
 localrules:
@@ -12,11 +13,24 @@ rule table:
         summaries=table_summaries,
         rows=table_rows,
     output:
-        csv=f"{RESULTS}/tables/{{table}}.csv",
-        md=f"{RESULTS}/tables/{{table}}.md",
+        csv=report(
+            f"{RESULTS}/tables/{{table}}.csv",
+            caption="../report/table.rst",
+            category=table_category,
+            labels={"table": "{table}", "format": "CSV (tidy numbers)"},
+        ),
+        md=report(
+            f"{RESULTS}/tables/{{table}}.md",
+            caption="../report/table.rst",
+            category=table_category,
+            labels={"table": "{table}", "format": "Markdown (the paper's layout)"},
+        ),
         tex=f"{RESULTS}/tables/{{table}}.tex",
         metrics=f"{RESULTS}/tables/{{table}}.metrics.json",
         record=f"{RESULTS}/tables/{{table}}.prov.json",
+    params:
+        title=table_caption_field("title"),
+        caption=table_caption_field("caption"),
     log:
         f"{LOGS}/tables/{{table}}.log",
     conda:

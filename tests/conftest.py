@@ -1,4 +1,5 @@
-"""Test order: the SLURM cluster test runs last.
+"""The demo fixture shared by the end-to-end modules; test order: the SLURM cluster test runs
+last.
 
 Once its single-node cluster is stopped, the SLURM client stays installed with no controller to
 answer, and Snakemake's SLURM executor plugin then waits 9 s for ``scontrol`` at every later
@@ -7,9 +8,22 @@ Snakemake start (docs/workflow.md, Scale); the end-to-end modules start Snakemak
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
+from workflow_run import snakemake
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     items.sort(key=lambda item: item.module.__name__.endswith("test_slurm")
                if item.module else False)
+
+
+@pytest.fixture(scope="session")
+def demo(tmp_path_factory) -> Path:
+    """The offline demo grid's tables, built once in a temporary work directory. A test that
+    changes settings there builds the default settings again before it ends."""
+    workdir = tmp_path_factory.mktemp("demo")
+    done = snakemake(workdir, "all_tables")
+    assert done.returncode == 0, done.stderr[-5000:]
+    return workdir

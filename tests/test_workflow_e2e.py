@@ -12,11 +12,11 @@ import sys
 from pathlib import Path
 
 import pytest
+from workflow_run import REPO, planned_jobs, snakemake
 
 from clineval.benchmarks.medcalc.loader import COLUMNS
 from clineval.benchmarks.medcalc.verify import verify
 
-REPO = Path(__file__).resolve().parents[1]
 pytestmark = pytest.mark.slow
 #: The demo grid's tables (conf/grid/demo.yaml).
 DEMO_TABLES = ("clibench_table3", "clibench_table4", "clue_table3", "leaderboard",
@@ -24,50 +24,6 @@ DEMO_TABLES = ("clibench_table3", "clibench_table4", "clue_table3", "leaderboard
                "medeval_table2", "medeval_table3", "medeval_table4", "medeval_table5",
                "medeval_table7")
 BENCHMARKS = ("clibench", "clue", "medcalc", "meddisk", "medeval")
-
-
-def snakemake(workdir: Path, *args: str, overrides: str = "") -> subprocess.CompletedProcess:
-    env = {
-        **os.environ,
-        "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}",
-        "HF_HUB_OFFLINE": "1",
-        "TRANSFORMERS_OFFLINE": "1",
-    }
-    env.pop("CLINEVAL_MEDCALC_CSV", None)
-    cmd = [
-        sys.executable,
-        "-m",
-        "snakemake",
-        "-s",
-        str(REPO / "Snakefile"),
-        "--directory",
-        str(workdir),
-        "--cores",
-        "2",
-        *args,
-    ]
-    if overrides:
-        cmd += ["--config", f"overrides={overrides}"]
-    return subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=900)
-
-
-def planned_jobs(workdir: Path, overrides: str = "") -> dict[str, int]:
-    """Jobs a dry run would execute, per rule (empty when there is nothing to do)."""
-    done = snakemake(workdir, "all_tables", "-n", "--quiet", "rules", overrides=overrides)
-    assert done.returncode == 0, done.stderr
-    if "Nothing to be done" in done.stdout + done.stderr:
-        return {}
-    jobs = dict(re.findall(r"^(\w+)\s+(\d+)$", done.stdout + done.stderr, flags=re.M))
-    jobs.pop("total", None)
-    return {rule: int(n) for rule, n in jobs.items()}
-
-
-@pytest.fixture(scope="module")
-def demo(tmp_path_factory) -> Path:
-    workdir = tmp_path_factory.mktemp("demo")
-    done = snakemake(workdir, "all_tables")
-    assert done.returncode == 0, done.stderr[-5000:]
-    return workdir
 
 
 def test_demo_writes_every_table_format(demo):

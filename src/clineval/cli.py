@@ -55,6 +55,14 @@ def _step_parsers(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--out", type=Path, nargs=4, required=True,
                    metavar=("CSV", "MD", "TEX", "METRICS"))
     p.add_argument("--record", type=Path, required=True, help="provenance record to write")
+    p = steps.add_parser("report", help="write the self-contained HTML report")
+    p.add_argument("--identity", type=Path, required=True)
+    p.add_argument("--table", nargs=2, action="append", required=True, metavar=("NAME", "MD"),
+                   help="one table's Markdown (repeat per table)")
+    p.add_argument("--figure", nargs=2, action="append", default=[], metavar=("NAME", "PNG"),
+                   help="one figure's PNG (repeat per figure)")
+    p.add_argument("--out", type=Path, required=True, help="the HTML page to write")
+    p.add_argument("--record", type=Path, required=True, help="provenance record to write")
 
 
 def _run_step(args: argparse.Namespace) -> None:
@@ -87,6 +95,11 @@ def _run_step(args: argparse.Namespace) -> None:
             steps.score([steps.ScoreJob(*files) for files in args.cell])
         case "table":
             steps.table(args.identity, args.summaries, *args.out, args.record)
+        case "report":
+            from clineval.report.step import report
+
+            report(args.identity, {n: Path(p) for n, p in args.table},
+                   {n: Path(p) for n, p in args.figure}, args.out, args.record)
 
 
 def _dvc(args: argparse.Namespace) -> int:
@@ -171,6 +184,8 @@ def build_parser(argv_command: str | None = None) -> argparse.ArgumentParser:
     audit.add_argument("--results", type=Path, default=Path("results"))
     audit.add_argument("--data", type=Path, default=Path("data"))
     audit.add_argument("--json", action="store_true", help="one JSON object on stdout")
+    audit.add_argument("--report", action="store_true",
+                       help="also check results/report/index.html against the tables it shows")
     audit.add_argument("--rehash", action="store_true",
                        help="read every source file again (default: trust a source's recorded "
                             "hash while its size and modification time are unchanged)")
@@ -224,7 +239,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                 from clineval.provenance.audit import audit, report
 
                 result = audit(args.conf, args.overrides, args.results, args.data, args.tables,
-                               args.rehash)
+                               args.rehash, args.report)
                 return report(result, args.json)
             case "step":
                 _run_step(args)

@@ -28,6 +28,7 @@ from clineval.provenance.filehash import FileHashCache
 from clineval.provenance.hashing import canonical_json, sha256_obj
 from clineval.provenance.location import portable
 from clineval.provenance.record import prov_path
+from clineval.tables.leaderboard import LAYOUT as LEADERBOARD
 
 log = logging.getLogger("clineval")
 DISPLAY_KEYS = ("display_name", "size", "smoke", "resources")
@@ -35,6 +36,8 @@ DISPLAY_KEYS = ("display_name", "size", "smoke", "resources")
 #: task's scoring jobs (``resources``), which change no file at all.
 NOT_IN_REQUESTS = ("scoring", "resources")
 MODEL_BUILDER_VERSION = "1"
+#: Table spec keys that only the reports show: part of the report's identity, not the table's.
+REPORT_ONLY = ("caption",)
 
 
 @dataclass(frozen=True, order=True)
@@ -65,6 +68,9 @@ class Plan:
     skipped: dict[str, str] = field(default_factory=dict)
     #: sha256 of sources and scoring inputs, reused while size and mtime are unchanged.
     file_hashes: FileHashCache | None = None
+    #: Figure name -> spec (``title``, ``caption``, ...): the figures the report shows, each
+    #: drawn to ``results/figures/<name>.png``. Empty until the grid has figures.
+    figures: dict[str, dict[str, Any]] = field(default_factory=dict)
 
     # -- paths -------------------------------------------------------------------------------
     def identity_file(self, *parts: str) -> Path:
@@ -170,9 +176,36 @@ class Plan:
         """The table's headline numbers per cell, for ``dvc metrics``."""
         return self.results / "tables" / f"{table}.metrics.json"
 
+    def table_section(self, table: str) -> str:
+        """The report section of a table: its benchmark, or ``leaderboard``."""
+        spec = self.cfg["tables"][table]
+        if spec["layout"] == LEADERBOARD:
+            return LEADERBOARD
+        return self.benchmark(table_tasks(spec)[0])
+
+    def report_tables(self) -> list[str]:
+        """The plan's tables in report order: the leaderboard first, then by benchmark."""
+        return sorted(self.tables, key=lambda t: (self.table_section(t) != LEADERBOARD,
+                                                  self.table_section(t), t))
+
+    def figure_section(self, figure: str) -> str:
+        """The report section of a figure: that of the first table it draws from (its spec's
+        ``tables`` or ``table``) that the grid builds, else ``figures``."""
+        spec = self.figures[figure]
+        drawn = spec.get("tables") or ([spec["table"]] if spec.get("table") else [])
+        return next((self.table_section(t) for t in drawn if t in self.tables), "figures")
+
+    def figure_file(self, figure: str) -> Path:
+        return self.results / "figures" / f"{figure}.png"
+
+    def report_file(self) -> Path:
+        """The self-contained HTML report of the grid's tables and figures."""
+        return self.results / "report" / "index.html"
+
     def record_file(self, kind: str, key: str) -> Path:
         """The provenance record of an artifact (``kind``: data, model, requests, generation,
-        scores, table; ``key``: a task, model, cell path or table name)."""
+        scores, table, report; ``key``: a task, model, cell path or table name; the report's
+        is ignored)."""
         match kind:
             case "data":
                 return self.data_root / "derived" / key / "provenance.json"
@@ -184,6 +217,8 @@ class Plan:
                 return self.results / "generations" / f"{key}.meta.json"
             case "table":
                 return prov_path(self.results / "tables" / f"{key}.csv")
+            case "report":
+                return self.results / "report" / "provenance.json"
         raise ValueError(f"no provenance record for kind {kind!r}")
 
     def credentialed(self, task: str) -> bool:
@@ -483,7 +518,7 @@ def _compute_identities(plan: Plan) -> None:
             "kind": "table",
             "table": name,
             "credentialed": any(plan.credentialed(c.task) for c in table_cells),
-            "spec": cfg["tables"][name],
+            "spec": {k: v for k, v in cfg["tables"][name].items() if k not in REPORT_ONLY},
             "cells": [c.path for c in table_cells],
             "models": {
                 m: {
@@ -503,3 +538,30 @@ def _compute_identities(plan: Plan) -> None:
             },
         }
         ids[f"tables/{name}"] = _with_sha(content)
+    if plan.tables:
+        ids["report/index"] = _with_sha(_report_identity(plan))
+
+
+def _report_identity(plan: Plan) -> dict[str, Any]:
+    """What ``results/report/index.html`` shows: the grid, each table's section, title, caption
+    and identity (leaderboard first), the figures' specs and the smoke models."""
+    cfg, ids = plan.cfg, plan.identities
+    tables = [
+        {"table": name, "section": plan.table_section(name),
+         "title": cfg["tables"][name]["title"], "caption": cfg["tables"][name]["caption"],
+         "identity": ids[f"tables/{name}"]["sha"]}
+        for name in plan.report_tables()
+    ]
+    models = {m for cells in plan.tables.values() for m in (c.model for c in cells)}
+    return {
+        "kind": "report",
+        "grid": cfg["grid"].get("name"),
+        "credentialed": any(ids[f"tables/{t}"]["identity"]["credentialed"] for t in plan.tables),
+        "tables": tables,
+        "figures": {
+            name: {"title": spec["title"], "caption": spec["caption"],
+                   "section": plan.figure_section(name)}
+            for name, spec in sorted(plan.figures.items())
+        },
+        "smoke_models": sorted(m for m in models if cfg["models"][m].get("smoke")),
+    }

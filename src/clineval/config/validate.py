@@ -54,7 +54,7 @@ API_KEYS = {"base_url", "model", "api_key_env"}
 ACCESS_KEYS = {"allow_credentialed_data"}
 TASK_REQUIRED = ("benchmark", "display_name", "version", "modes", "data")
 MODE_REQUIRED = ("description", "reasoning", "exemplars")
-TABLE_REQUIRED = ("title", "layout", "modes")
+TABLE_REQUIRED = ("title", "caption", "layout", "modes")
 
 
 def _names(kind: str, names: Iterable[str]) -> str:

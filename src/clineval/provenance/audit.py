@@ -207,17 +207,49 @@ def audit_table(plan: Plan, name: str, rehash: bool = False) -> TableAudit:
     return result
 
 
+def audit_report(plan: Plan) -> TableAudit:
+    """Check the HTML report: its record names the plan's identity, every table Markdown and
+    figure PNG it read still has its recorded hash, and rendering again from them (with the
+    recorded code state) gives the page byte for byte."""
+    from clineval.report.step import report_text
+
+    result = TableAudit("report", cells=len(plan.tables))
+    hashes = FileHashes(plan.file_hashes)
+    try:
+        path = plan.record_file("report", "index")
+        ident = plan.identities["report/index"]
+        record = _record(path, ident["sha"], "report", hashes)
+        _expect(record, "outputs", "html", plan.report_file(), "report")
+        _files(record, "outputs", path, "report", hashes)
+        tables = {name: plan.table_outputs(name)[1] for name in plan.tables}
+        figures = {name: plan.figure_file(name) for name in plan.figures}
+        for role, file in [*((f"table:{n}", p) for n, p in tables.items()),
+                           *((f"figure:{n}", p) for n, p in figures.items())]:
+            _expect(record, "inputs", role, file, "report ← tables and figures")
+        _files(record, "inputs", path, "report ← tables and figures", hashes)
+        text = report_text(as_stored(ident["identity"]), tables, figures, record["code"], path)
+        if plan.report_file().read_text(encoding="utf-8") != text:
+            raise BrokenLink(f"re-rendered report: {plan.report_file()} differs from the page "
+                             "built from the recorded tables and figures")
+        result.checked = list(plan.tables)
+    except (BrokenLink, DataError) as err:
+        result.broken = str(err)
+    return result
+
+
 def audit(
     conf: Path, overrides: str, results: Path, data: Path, tables: Sequence[str] = (),
-    rehash: bool = False,
+    rehash: bool = False, report: bool = False,
 ) -> list[TableAudit]:
-    """Audit the named tables of the grid (all when none are named)."""
+    """Audit the named tables of the grid (all when none are named); ``report``: the HTML
+    report as well."""
     plan = build_plan(conf, overrides, results=results, data_root=data)
     unknown = [t for t in tables if t not in plan.tables]
     if unknown:
         raise DataError(conf, None, "tables",
                         f"{', '.join(unknown)} not in this grid; tables: {', '.join(plan.tables)}")
-    return [audit_table(plan, name, rehash) for name in (tables or list(plan.tables))]
+    checked = [audit_table(plan, name, rehash) for name in (tables or list(plan.tables))]
+    return checked + ([audit_report(plan)] if report and plan.tables else [])
 
 
 def report(results: list[TableAudit], as_json: bool) -> int:
@@ -227,7 +259,10 @@ def report(results: list[TableAudit], as_json: bool) -> int:
                            "notes": r.notes} for r in results], indent=2))
     else:
         for r in results:
-            if r.ok:
+            if r.ok and r.table == "report":
+                print(f"ok      report: built from the {r.cells} tables' current files; "
+                      "re-rendered identically")
+            elif r.ok:
                 print(f"ok      {r.table}: {r.cells} cells, chain table ← scores ← generations"
                       " ← requests ← data holds; scores and table recomputed identically")
             else:

@@ -71,6 +71,13 @@ def jobs(plan: Plan) -> Iterator[Job]:
             [*plan.table_outputs(name), plan.metrics_file(name), record],
             [(record, plan.identities[f"tables/{name}"]["sha"])],
         )
+    if "report/index" in plan.identities:
+        record = plan.record_file("report", "index")
+        yield Job("report", [plan.identity_file("report", "index"),
+                             *(plan.table_outputs(name)[1] for name in plan.tables),
+                             *(plan.figure_file(name) for name in plan.figures)],
+                  [plan.report_file(), record],
+                  [(record, plan.identities["report/index"]["sha"])])
 
 
 def _requests_job(plan: Plan, model: str, bench: str) -> Job:

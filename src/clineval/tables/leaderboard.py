@@ -22,6 +22,8 @@ from clineval.tables.format import SMOKE_MARK, fmt, smoke_note
 from clineval.tables.render import Block, Table
 
 Record = dict[str, Any]
+#: The ``layout`` of a leaderboard spec; also the leaderboard's section of the reports.
+LAYOUT = "leaderboard"
 
 
 def column_value(column: Mapping[str, Any], cells: Sequence[Record],

@@ -34,6 +34,7 @@ PHASE_IDENTITIES = {
     "generations": ["models", "requests", "generation"],
     "scores": ["scoring"],
     "tables": ["tables"],
+    "report": ["report"],
 }
 PARAMS_FILE = "params.yaml"
 
@@ -45,7 +46,7 @@ def params(plan: Plan, overrides: Sequence[str]) -> dict[str, Any]:
     }
     for key, ident in sorted(plan.identities.items()):
         head, _, rest = key.partition("/")
-        if head in ("data", "models", "tables"):
+        if head in ("data", "models", "tables", "report"):
             ids[head][rest] = ident["sha"]
         else:
             cell, _, kind = key.rpartition("/")
@@ -108,6 +109,16 @@ def stages(plan: Plan, overrides: Sequence[str]) -> dict[str, Any]:
     plan_cmd = "clineval dvc params --out " + PARAMS_FILE
     if overrides:
         plan_cmd += " " + shlex.join(overrides)
+    report = {}
+    if "report/index" in plan.identities:
+        report["report"] = {
+            "cmd": _snakemake("report", overrides),
+            "deps": [str(plan.table_outputs(name)[1]) for name in plan.tables]
+            + [str(plan.figure_file(name)) for name in plan.figures],
+            "params": [params_ref[4]],
+            "outs": [_out(plan.report_file().parent,
+                          _push(plan, {c.task for cells in plan.tables.values() for c in cells}))],
+        }
     return {
         "plan": {
             "cmd": plan_cmd,
@@ -138,7 +149,7 @@ def stages(plan: Plan, overrides: Sequence[str]) -> dict[str, Any]:
             "outs": table_outs,
             "metrics": metrics,
         },
-    }
+    } | report
 
 
 def dvc_yaml_text(plan: Plan, overrides: Sequence[str]) -> str:

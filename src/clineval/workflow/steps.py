@@ -21,11 +21,11 @@ from clineval.io import (
 from clineval.provenance.location import located
 from clineval.provenance.manifest import environment
 from clineval.provenance.record import FileHashes, make_record, write_record
+from clineval.tables.leaderboard import LAYOUT as LEADERBOARD
+from clineval.tables.leaderboard import build_leaderboard
 from clineval.workflow.progress import progress
 
 log = logging.getLogger("clineval")
-#: The table layout that spans benchmarks (clineval.tables.leaderboard).
-LEADERBOARD = "leaderboard"
 
 
 def _task_from_data(ident: dict[str, Any]) -> dict[str, Any]:
@@ -191,8 +191,6 @@ def table_texts(
     metrics = {cell["cell"]: get_benchmark(benchmarks[cell["task"]]).headline(cell["summary"])
                for cell in cells}
     if ident["spec"]["layout"] == LEADERBOARD:
-        from clineval.tables.leaderboard import build_leaderboard
-
         built = build_leaderboard(ident["spec"], cells, metrics, benchmarks)
     else:
         built = get_benchmark(next(iter(benchmarks.values()))).table(ident["spec"], cells, tasks)

@@ -1,0 +1,139 @@
+"""The report page: one HTML file with inline CSS and images as ``data:`` URIs, no scripts and
+no external URL, so it opens offline. Every text is escaped; equal inputs give equal bytes."""
+
+from __future__ import annotations
+
+import base64
+from collections.abc import Mapping
+from dataclasses import dataclass
+from html import escape
+from typing import Any
+
+from clineval.report.markdown import MarkdownTable
+from clineval.tables.leaderboard import LAYOUT as LEADERBOARD
+
+#: Section headings; a section without one is headed by its benchmark's name.
+SECTION_TITLES = {
+    LEADERBOARD: "Leaderboard",
+    "medcalc": "MedCalc-Bench",
+    "clue": "CLUE",
+    "clibench": "CliBench",
+    "meddisk": "MedDisK",
+    "medeval": "MedEval",
+}
+_ALIGN = {"l": "left", "c": "center", "r": "right"}
+_STYLE = """
+body{font-family:system-ui,-apple-system,"Segoe UI",sans-serif;margin:0;color:#1b1f24;
+background:#fff;line-height:1.45}
+header,main,footer{max-width:1200px;margin:0 auto;padding:0 1.5rem}
+header{padding-top:1rem;border-bottom:1px solid #d0d7de}
+h1{margin:.4rem 0}h2{border-bottom:2px solid #0969da;padding-bottom:.2rem;margin-top:2.2rem}
+.warning{background:#fff8c5;border:1px solid #d4a72c;padding:.5rem .8rem;border-radius:4px}
+nav a{margin-right:1rem}code{font-size:.9em}
+figure{margin:1.2rem 0 1.8rem}.scroll{overflow-x:auto}
+table{border-collapse:collapse;font-size:.85rem;margin:.4rem 0}
+th,td{border:1px solid #d0d7de;padding:.25rem .5rem;white-space:nowrap}
+thead th,tr.head th{background:#f6f8fa}tr.block th{background:#eaeef2;text-align:left}
+figcaption{color:#424a53;max-width:60rem}.caption-title{font-weight:600;color:#1b1f24}
+ul.notes{font-size:.8rem;color:#57606a;max-width:60rem}
+img{max-width:100%;height:auto;border:1px solid #d0d7de}
+footer{border-top:1px solid #d0d7de;margin-top:2rem;padding-bottom:2rem;font-size:.8rem}
+""".strip()
+
+
+@dataclass(frozen=True)
+class Figure:
+    """A figure the page shows: its report entry (title, caption, section) and PNG bytes."""
+
+    name: str
+    entry: Mapping[str, Any]
+    png: bytes
+
+
+def section_title(section: str) -> str:
+    return SECTION_TITLES.get(section, section)
+
+
+def _caption(title: str, caption: str) -> str:
+    return (f'<figcaption><span class="caption-title">{escape(title)}.</span> '
+            f"{escape(caption)}</figcaption>")
+
+
+def table_html(table: MarkdownTable) -> str:
+    """The table as an HTML ``<table>`` (block titles span the row) and its notes."""
+    width = len(table.header)
+    style = [f' style="text-align:{_ALIGN[a]}"' for a in table.align]
+    lines = ['<div class="scroll"><table>', "<thead><tr>"
+             + "".join(f"<th{s}>{escape(c)}</th>" for c, s in zip(table.header, style,
+                                                                  strict=True))
+             + "</tr></thead>", "<tbody>"]
+    for row in table.rows:
+        if row.kind == "block":
+            lines.append(f'<tr class="block"><th colspan="{width}">{escape(row.cells[0])}'
+                         "</th></tr>")
+        else:
+            tag, css = ("th", ' class="head"') if row.kind == "head" else ("td", "")
+            lines.append(f"<tr{css}>" + "".join(
+                f"<{tag}{s}>{escape(c)}</{tag}>" for c, s in zip(row.cells, style, strict=True)
+            ) + "</tr>")
+    lines += ["</tbody></table></div>"]
+    if table.notes:
+        lines += ['<ul class="notes">', *(f"<li>{escape(n)}</li>" for n in table.notes), "</ul>"]
+    return "\n".join(lines)
+
+
+def _header(ident: Mapping[str, Any], code: Mapping[str, Any]) -> list[str]:
+    commit = code.get("commit") or "unknown (not a git checkout)"
+    state = " with uncommitted changes" if code.get("dirty") else ""
+    lines = [
+        "<header>",
+        f"<h1>clineval report: grid <code>{escape(str(ident['grid']))}</code></h1>",
+        f"<p>Built by clineval {escape(str(code.get('version')))} at git commit "
+        f"<code>{escape(commit)}</code>{escape(state)}; report identity "
+        f"<code>{escape(code['identity'][:16])}</code>. The identity of each table is listed "
+        'at the <a href="#identities">end</a>.</p>',
+    ]
+    if ident["smoke_models"]:
+        names = ", ".join(ident["smoke_models"])
+        lines.append(f'<p class="warning">Smoke models ({escape(names)}) have random weights: '
+                     "their numbers carry no meaning; they only show that the workflow runs "
+                     "end to end.</p>")
+    return lines
+
+
+def render_page(
+    ident: Mapping[str, Any],
+    tables: Mapping[str, MarkdownTable],
+    figures: list[Figure],
+    code: Mapping[str, Any],
+) -> str:
+    """The whole page: header, the leaderboard first, then per section its tables and figures
+    (``ident``: the report identity; ``code``: version, commit, dirty flag and identity sha)."""
+    sections: dict[str, list[str]] = {}
+    for entry in ident["tables"]:
+        body = sections.setdefault(entry["section"], [])
+        body += [f'<figure id="table-{escape(entry["table"])}">',
+                 _caption(entry["title"], entry["caption"]),
+                 table_html(tables[entry["table"]]), "</figure>"]
+    for figure in figures:
+        data = base64.b64encode(figure.png).decode("ascii")
+        body = sections.setdefault(figure.entry["section"], [])
+        body += [f'<figure id="figure-{escape(figure.name)}">',
+                 f'<img src="data:image/png;base64,{data}" alt="{escape(figure.entry["title"])}">',
+                 _caption(figure.entry["title"], figure.entry["caption"]), "</figure>"]
+    nav = " ".join(f'<a href="#{escape(s)}">{escape(section_title(s))}</a>' for s in sections)
+    lines = ["<!DOCTYPE html>", '<html lang="en">', "<head>", '<meta charset="utf-8">',
+             '<meta name="viewport" content="width=device-width, initial-scale=1">',
+             f"<title>clineval report: {escape(str(ident['grid']))}</title>",
+             f"<style>\n{_STYLE}\n</style>", "</head>", "<body>",
+             *_header(ident, code), f"<nav>{nav}</nav>", "</header>", "<main>"]
+    for section, body in sections.items():
+        lines += [f'<section id="{escape(section)}">',
+                  f"<h2>{escape(section_title(section))}</h2>", *body, "</section>"]
+    lines += ["</main>", '<footer id="identities">', "<h2>Identities</h2>",
+              "<p>Each table was built for this identity (sha256 of every setting and upstream "
+              "file it depends on; <code>results/identity/tables/</code>).</p>", "<ul>",
+              *(f"<li><code>{escape(e['table'])}</code>: <code>{escape(e['identity'])}</code>"
+                "</li>" for e in ident["tables"]),
+              "</ul>", "</footer>", "</body>", "</html>"]
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,47 @@
+"""Running the workflow from tests: Snakemake on the project's Snakefile in a work directory."""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+
+
+def snakemake(workdir: Path, *args: str, overrides: str = "") -> subprocess.CompletedProcess:
+    env = {
+        **os.environ,
+        "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}",
+        "HF_HUB_OFFLINE": "1",
+        "TRANSFORMERS_OFFLINE": "1",
+    }
+    env.pop("CLINEVAL_MEDCALC_CSV", None)
+    cmd = [
+        sys.executable,
+        "-m",
+        "snakemake",
+        "-s",
+        str(REPO / "Snakefile"),
+        "--directory",
+        str(workdir),
+        "--cores",
+        "2",
+        *args,
+    ]
+    if overrides:
+        cmd += ["--config", f"overrides={overrides}"]
+    return subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=900)
+
+
+def planned_jobs(workdir: Path, overrides: str = "") -> dict[str, int]:
+    """Jobs a dry run would execute, per rule (empty when there is nothing to do)."""
+    done = snakemake(workdir, "all_tables", "-n", "--quiet", "rules", overrides=overrides)
+    assert done.returncode == 0, done.stderr
+    if "Nothing to be done" in done.stdout + done.stderr:
+        return {}
+    jobs = dict(re.findall(r"^(\w+)\s+(\d+)$", done.stdout + done.stderr, flags=re.M))
+    jobs.pop("total", None)
+    return {rule: int(n) for rule, n in jobs.items()}
