@@ -1,6 +1,7 @@
-# Tables: a table spec (conf/table/) over the score summaries of its cells (and their
-# per-example rows when the spec sets `rows: true`) -> CSV, MD, LaTeX. The CSV and Markdown go
-# into `snakemake --report` with the spec's title and caption, one category per benchmark.
+# Tables: a table spec (conf/table/) over the score summaries and per-example rows of its
+# cells -> CSV, MD, LaTeX, its statistics (bootstrap intervals, paired comparisons) and its
+# headline numbers. The CSV and Markdown go into `snakemake --report` with the spec's title
+# and caption, one category per benchmark.
 
 
 localrules:
@@ -26,6 +27,8 @@ rule table:
             labels={"table": "{table}", "format": "Markdown (the paper's layout)"},
         ),
         tex=f"{RESULTS}/tables/{{table}}.tex",
+        stats=f"{RESULTS}/tables/{{table}}.stats.json",
+        stats_md=f"{RESULTS}/tables/{{table}}.stats.md",
         metrics=f"{RESULTS}/tables/{{table}}.metrics.json",
         record=f"{RESULTS}/tables/{{table}}.prov.json",
     params:
@@ -37,5 +40,5 @@ rule table:
         "../envs/cpu.yaml"
     shell:
         "clineval step table --identity {input.identity} --summaries {input.summaries}"
-        " --out {output.csv} {output.md} {output.tex} {output.metrics}"
-        " --record {output.record} > {log} 2>&1"
+        " --out {output.csv} {output.md} {output.tex} {output.stats} {output.stats_md}"
+        " {output.metrics} --record {output.record} > {log} 2>&1"

@@ -3,6 +3,7 @@ leaderboard's ranks and win rates."""
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 
 from clineval.tables.leaderboard import build_leaderboard, column_value, ranks, win_rates
@@ -98,9 +99,24 @@ def test_leaderboard_columns_ranks_and_run_on():
         {"label": "Clue", "tasks": ["c1", "c2"], "mode": "fs", "metric": "*.score"}]}
     assert column_value(spec["columns"][1], cells[:3], headlines) == 50.0
     table = build_leaderboard(spec, cells, headlines,
-                              {"calc": "medcalc", "c1": "clue", "c2": "clue"})
+                              {"calc": "medcalc", "c1": "clue", "c2": "clue"}, {}, 0.95)
     rows = {r[0]: r[1:] for r in table.blocks[0].rows}
     assert rows["M1"] == ["50.00", "50.00", "1.00", "100.0", "clue (2 tasks); medcalc (1 task)"]
     assert rows["M2"] == ["25.00", "–", "2.00", "0.0", "medcalc (1 task)"]
     assert rows["BASE"] == ["–", "20.00", "2.00", "0.0", "clue (2 tasks)"]
-    assert to_csv(table).splitlines()[1] == "m1,Calc,zs,accuracy.official,50.000000,1.0"
+    assert to_csv(table).splitlines()[1] == "m1,Calc,zs,accuracy.official,50.000000,,,1.0"
+
+
+def test_leaderboard_interval_averages_each_replicate_of_the_columns_cells():
+    cells = [_cell("m1", "c1", "fs"), _cell("m1", "c2", "fs")]
+    headlines = {"m1/c1/fs": {"d1.score": 40.0}, "m1/c2/fs": {"d2.score": 60.0}}
+    # replicate b of the column = mean of the cells' replicate b: 20, 30, ..., 110
+    draws = {"m1/c1/fs": {"d1.score": [10.0 * b for b in range(10)]},
+             "m1/c2/fs": {"d2.score": [10.0 * b + 40.0 for b in range(10)]}}
+    spec = {"title": "L", "uncertainty": "ci", "columns": [
+        {"label": "Clue", "tasks": ["c1", "c2"], "mode": "fs", "metric": "*.score"}]}
+    table = build_leaderboard(spec, cells, headlines, {"c1": "clue", "c2": "clue"}, draws, 0.8)
+    low, high = np.percentile([10.0 * b + 20.0 for b in range(10)], [10, 90])
+    assert table.blocks[0].rows[0][1] == f"50.00 [{low:.2f}, {high:.2f}]"
+    assert to_csv(table).splitlines()[1] == (
+        f"m1,Clue,fs,*.score,50.000000,{low:.6f},{high:.6f},1.0")

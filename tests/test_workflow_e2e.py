@@ -31,7 +31,7 @@ def test_demo_writes_every_table_format(demo):
     assert sorted(p.name for p in tables.iterdir()) == [
         f"{table}.{ext}"
         for table in DEMO_TABLES
-        for ext in ("csv", "md", "metrics.json", "prov.json", "tex")
+        for ext in ("csv", "md", "metrics.json", "prov.json", "stats.json", "stats.md", "tex")
     ]
     md = (tables / "medcalc_table2.md").read_text()
     for block in (
@@ -42,6 +42,59 @@ def test_demo_writes_every_table_format(demo):
         assert block in md
     assert "smoke model" in md and "synthetic demo" in md
     assert "\\begin{tabular}" in (tables / "medcalc_table2.tex").read_text()
+
+
+def test_every_cell_headline_recomputes_from_its_rows_and_stats_cover_every_cell(demo):
+    from clineval.benchmarks import get_benchmark
+    from clineval.benchmarks.base import scored_rows
+    from clineval.config.plan import build_plan
+
+    plan = build_plan(REPO / "conf", None, results=demo / "results", data_root=demo / "data")
+    seen = set()
+    for name in DEMO_TABLES:
+        ident = plan.identities[f"tables/{name}"]["identity"]
+        stats = json.loads((demo / "results/tables" / f"{name}.stats.json").read_text())
+        metrics = json.loads((demo / "results/tables" / f"{name}.metrics.json").read_text())
+        assert stats["bootstrap"] == {"samples": 1000, "seed": 0, "level": 0.95,
+                                      "method": "percentile"}
+        assert sorted(stats["cells"]) == sorted(ident["cells"]) and stats["comparisons"] == []
+        for cell in ident["cells"]:
+            model, task, mode = cell.split("/")
+            spec = ident["tasks"][task]
+            bench = get_benchmark(spec["benchmark"])
+            base = demo / "results/scores" / cell
+            summary = json.loads(base.with_suffix(".json").read_text())["summary"]
+            rows = [json.loads(line) for line in base.with_suffix(".jsonl").read_text()
+                    .splitlines()]
+            assert bench.headline(bench.summarize_rows(spec, scored_rows(rows))) == \
+                bench.headline(summary), cell
+            entry = stats["cells"][cell]
+            assert (entry["model"], entry["task"], entry["mode"]) == (model, task, mode)
+            assert {m: v["value"] for m, v in entry["metrics"].items()} == metrics[cell]
+            for value in entry["metrics"].values():
+                if value["low"] is not None:
+                    assert value["low"] <= value["high"]
+            seen.add(spec["benchmark"])
+    assert seen == set(BENCHMARKS)
+
+
+def test_a_comparisons_block_writes_paired_tests_and_reruns_only_the_table(demo):
+    overrides = ("+tables.medcalc_table2.comparisons.reference=oracle "
+                 "+tables.medcalc_table2.comparisons.correction=holm "
+                 "+tables.medcalc_table2.uncertainty=both")
+    assert planned_jobs(demo, overrides) == {"table": 1, "all_tables": 1}
+    assert snakemake(demo, "all_tables", overrides=overrides).returncode == 0
+    stats = json.loads((demo / "results/tables/medcalc_table2.stats.json").read_text())
+    found = {(c["a"], c["b"], c["mode"], c["metric"]): c for c in stats["comparisons"]}
+    oracle_vs_constant = found[("oracle", "constant", "zero_shot", "accuracy.official")]
+    assert oracle_vs_constant["test"] == "mcnemar"
+    assert oracle_vs_constant["n"] == 55 and oracle_vs_constant["difference"] > 0
+    assert oracle_vs_constant["p_adjusted"] >= oracle_vs_constant["p"]
+    assert "Paired comparisons" in (demo / "results/tables/medcalc_table2.stats.md").read_text()
+    assert "±" in (demo / "results/tables/medcalc_table2.md").read_text()
+    checked = audit(demo, overrides)
+    assert checked.returncode == 0, checked.stdout + checked.stderr
+    assert snakemake(demo, "all_tables").returncode == 0
 
 
 def test_demo_data_is_in_the_official_csv_format_with_every_output_type(demo):

@@ -52,8 +52,8 @@ def _step_parsers(sub: argparse._SubParsersAction) -> None:
     p = steps.add_parser("table", help="build a table")
     p.add_argument("--identity", type=Path, required=True)
     p.add_argument("--summaries", type=Path, nargs="+", required=True)
-    p.add_argument("--out", type=Path, nargs=4, required=True,
-                   metavar=("CSV", "MD", "TEX", "METRICS"))
+    p.add_argument("--out", type=Path, nargs=6, required=True,
+                   metavar=("CSV", "MD", "TEX", "STATS_JSON", "STATS_MD", "METRICS"))
     p.add_argument("--record", type=Path, required=True, help="provenance record to write")
     p = steps.add_parser("report", help="write the self-contained HTML report")
     p.add_argument("--identity", type=Path, required=True)
@@ -94,7 +94,7 @@ def _run_step(args: argparse.Namespace) -> None:
         case "score":
             steps.score([steps.ScoreJob(*files) for files in args.cell])
         case "table":
-            steps.table(args.identity, args.summaries, *args.out, args.record)
+            steps.table(args.identity, args.summaries, args.out, args.record)
         case "report":
             from clineval.report.step import report
 

@@ -28,6 +28,7 @@ from clineval.provenance.filehash import FileHashCache
 from clineval.provenance.hashing import canonical_json, sha256_obj
 from clineval.provenance.location import portable
 from clineval.provenance.record import prov_path
+from clineval.tables import statistics
 from clineval.tables.leaderboard import LAYOUT as LEADERBOARD
 
 log = logging.getLogger("clineval")
@@ -161,16 +162,14 @@ class Plan:
         spec = self.cfg["tasks"][task]
         return get_benchmark(spec["benchmark"]).scoring_inputs(spec, task, self.data_root)
 
-    def table_rows(self, table: str) -> bool:
-        """The table reads the per-example score rows of its cells, not only their summaries."""
-        return bool(self.cfg["tables"][table].get("rows", False))
-
     def shards(self, model: str) -> int:
         """Data-parallel generation jobs for the model (``resources.shards``, default 1)."""
         return int((self.cfg["models"][model].get("resources") or {}).get("shards", 1))
 
     def table_outputs(self, table: str) -> list[Path]:
-        return [self.results / "tables" / f"{table}.{ext}" for ext in ("csv", "md", "tex")]
+        """The table's files (and its statistics) beside its headline numbers."""
+        return [self.results / "tables" / f"{table}.{ext}"
+                for ext in ("csv", "md", "tex", "stats.json", "stats.md")]
 
     def metrics_file(self, table: str) -> Path:
         """The table's headline numbers per cell, for ``dvc metrics``."""
@@ -519,6 +518,8 @@ def _compute_identities(plan: Plan) -> None:
             "table": name,
             "credentialed": any(plan.credentialed(c.task) for c in table_cells),
             "spec": {k: v for k, v in cfg["tables"][name].items() if k not in REPORT_ONLY},
+            "statistics": statistics.settings(cfg["tables"][name], sorted(used),
+                                              sorted(cfg["models"])),
             "cells": [c.path for c in table_cells],
             "models": {
                 m: {

@@ -10,6 +10,7 @@ from clineval.benchmarks import BENCHMARKS
 from clineval.config.compose import ConfigError, available
 from clineval.inference.openai_backend import CLIENT_DEFAULTS
 from clineval.inference.vllm_backend import ENGINE_DEFAULTS as VLLM_ENGINE_DEFAULTS
+from clineval.tables import statistics
 
 BACKENDS = ("baseline", "transformers", "vllm", "openai")
 #: Backends that send prompts to a server: they must say whether credentialed data may go there.
@@ -228,3 +229,7 @@ def validate(cfg: Mapping[str, Any], conf_dir: Path) -> None:
             _unknown(
                 f"model(s) in {where}.models", table["models"], models, _names("models", models)
             )
+        try:
+            statistics.settings(table, list(models), list(models))
+        except ValueError as err:
+            raise ConfigError(f"{where}: {err}") from err

@@ -167,8 +167,7 @@ def _recompute(plan: Plan, cells: list[Cell], stored: dict[str, Any], name: str)
             if path.read_text(encoding="utf-8") != text:
                 raise BrokenLink(f"recomputed scores {cell.path}: {path} differs from the "
                                  "scores computed again from the stored generations")
-    rows = ({c.path: read_jsonl(plan.artifact("scores", c), ("id",)) for c in cells}
-            if plan.table_rows(name) else None)
+    rows = {c.path: read_jsonl(plan.artifact("scores", c), ("id",)) for c in cells}
     texts = table_texts(as_stored(plan.identities[f"tables/{name}"]["identity"]),
                         [stored[c.path] for c in cells], rows)
     outputs = [*plan.table_outputs(name), plan.metrics_file(name)]
@@ -192,9 +191,8 @@ def audit_table(plan: Plan, name: str, rehash: bool = False) -> TableAudit:
         for cell in cells:
             _expect(record, "inputs", cell.path, plan.artifact("scores", cell, ".json"),
                     f"table {name} ← scores")
-            if plan.table_rows(name):
-                _expect(record, "inputs", f"{cell.path}:rows", plan.artifact("scores", cell),
-                        f"table {name} ← score rows")
+            _expect(record, "inputs", f"{cell.path}:rows", plan.artifact("scores", cell),
+                    f"table {name} ← score rows")
         _files(record, "inputs", record_path, f"table {name} ← scores", hashes)
         for cell in cells:
             _check_cell(plan, cell, plan.artifact("scores", cell, ".json"), result, hashes)

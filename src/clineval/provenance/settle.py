@@ -63,7 +63,7 @@ def jobs(plan: Plan) -> Iterator[Job]:
         yield _score_job(plan, model, bench)
     for name, cells in plan.tables.items():
         record = plan.record_file("table", name)
-        rows = [plan.artifact("scores", c) for c in cells] if plan.table_rows(name) else []
+        rows = [plan.artifact("scores", c) for c in cells]
         yield Job(
             f"table {name}",
             [plan.identity_file("tables", name),

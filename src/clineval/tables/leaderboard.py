@@ -18,6 +18,7 @@ from fnmatch import fnmatchcase
 from statistics import mean
 from typing import Any
 
+from clineval.metrics.bootstrap import percentile_interval
 from clineval.tables.format import SMOKE_MARK, fmt, smoke_note
 from clineval.tables.render import Block, Table
 
@@ -26,16 +27,41 @@ Record = dict[str, Any]
 LAYOUT = "leaderboard"
 
 
-def column_value(column: Mapping[str, Any], cells: Sequence[Record],
-                 headlines: Mapping[str, Mapping[str, float | None]]) -> float | None:
-    """The column's number for one model's ``cells`` (None: not run, or not computable)."""
-    values = [value for c in cells
-              if c["task"] in column["tasks"] and c["mode"] == column["mode"]
-              for key, value in headlines[c["cell"]].items()
-              if fnmatchcase(key, column["metric"])]
+def _entries(column: Mapping[str, Any], cells: Sequence[Record],
+             headlines: Mapping[str, Mapping[str, float | None]]) -> list[tuple[str, str]]:
+    """The (cell, headline metric) pairs a column averages for one model's ``cells``."""
+    return [(c["cell"], key) for c in cells
+            if c["task"] in column["tasks"] and c["mode"] == column["mode"]
+            for key in headlines[c["cell"]] if fnmatchcase(key, column["metric"])]
+
+
+def _scaled_mean(column: Mapping[str, Any], values: Sequence[float | None]) -> float | None:
     if not values or any(v is None for v in values):
         return None
     return float(column.get("scale", 1)) * mean(v for v in values if v is not None)
+
+
+def column_value(column: Mapping[str, Any], cells: Sequence[Record],
+                 headlines: Mapping[str, Mapping[str, float | None]]) -> float | None:
+    """The column's number for one model's ``cells`` (None: not run, or not computable)."""
+    return _scaled_mean(column, [headlines[cell][key]
+                                 for cell, key in _entries(column, cells, headlines)])
+
+
+def column_interval(column: Mapping[str, Any], cells: Sequence[Record],
+                    headlines: Mapping[str, Mapping[str, float | None]],
+                    draws: Mapping[str, Mapping[str, Sequence[float | None]]], level: float
+                    ) -> tuple[float, float] | None:
+    """The column's percentile interval: its mean formed on each bootstrap replicate of its
+    cells (each cell's rows resampled on their own, replicate ``b`` with replicate ``b``)."""
+    entries = _entries(column, cells, headlines)
+    series = [draws.get(cell, {}).get(key) for cell, key in entries]
+    if not entries or any(s is None for s in series):
+        return None
+    samples = min(len(s) for s in series if s is not None)
+    return percentile_interval(
+        [_scaled_mean(column, [s[b] for s in series if s is not None]) for b in range(samples)],
+        level)
 
 
 def ranks(values: Mapping[str, float], higher_is_better: bool = True) -> dict[str, float]:
@@ -75,19 +101,36 @@ def win_rates(table: Mapping[str, Mapping[str, float]],
 
 def build_leaderboard(spec: Mapping[str, Any], cells: Sequence[Record],
                       headlines: Mapping[str, Mapping[str, float | None]],
-                      benchmarks: Mapping[str, str]) -> Table:
+                      benchmarks: Mapping[str, str],
+                      draws: Mapping[str, Mapping[str, Sequence[float | None]]],
+                      level: float) -> Table:
     """The leaderboard of ``cells`` (with model display fields); ``benchmarks``: task ->
-    benchmark, for the "run on" column."""
+    benchmark, for the "run on" column; ``draws``: each cell's bootstrap replicates per headline
+    metric, for the columns' intervals at ``level`` (shown when ``uncertainty`` is ``ci`` or
+    ``both``; always in the CSV)."""
     decimals = int(spec.get("decimals", 2))
+    shown = spec.get("uncertainty", "se") in ("ci", "both")
     columns = list(spec["columns"])
     models = list(dict.fromkeys(c["model"] for c in cells))
     by_model = {m: [c for c in cells if c["model"] == m] for m in models}
     values: dict[str, dict[str, float]] = {m: {} for m in models}
+    bounds: dict[str, dict[str, tuple[float, float] | None]] = {m: {} for m in models}
     for column in columns:
         for model in models:
             value = column_value(column, by_model[model], headlines)
             if value is not None:
                 values[model][column["label"]] = value
+                bounds[model][column["label"]] = column_interval(
+                    column, by_model[model], headlines, draws, level)
+
+    def number(model: str, label: str) -> str:
+        if label not in values[model]:
+            return "–"
+        text = fmt(values[model][label], decimals)
+        interval = bounds[model][label]
+        if shown and interval is not None:
+            text += f" [{fmt(interval[0], decimals)}, {fmt(interval[1], decimals)}]"
+        return text
     better = {c["label"]: bool(c.get("higher_is_better", True)) for c in columns}
     column_ranks = {
         c["label"]: ranks({m: v[c["label"]] for m, v in values.items() if c["label"] in v},
@@ -109,24 +152,30 @@ def build_leaderboard(spec: Mapping[str, Any], cells: Sequence[Record],
         where = "; ".join(f"{b} ({len(t)} task{'s' * (len(t) > 1)})"
                           for b, t in sorted(run_on.items()))
         mean_rank = mean(mine) if mine else None
-        rows.append([name, *(fmt(values[model].get(c["label"]), decimals) if c["label"] in
-                             values[model] else "–" for c in columns),
+        rows.append([name, *(number(model, c["label"]) for c in columns),
                      fmt(mean_rank, 2), fmt(None if wins[model] is None else 100 * wins[model], 1),
                      where])
         for column in columns:
             label = column["label"]
+            interval = bounds[model].get(label)
             records.append({"model": model, "column": label, "mode": column["mode"],
                             "metric": column["metric"],
                             "value": fmt(values[model].get(label), 6) if label in values[model]
                             else "",
+                            "low": fmt(interval[0], 6) if interval else "",
+                            "high": fmt(interval[1], 6) if interval else "",
                             "rank": column_ranks[label].get(model, "")})
         records.append({"model": model, "column": "mean_rank", "mode": "", "metric": "",
-                        "value": fmt(mean_rank, 6) if mean_rank is not None else "", "rank": ""})
+                        "value": fmt(mean_rank, 6) if mean_rank is not None else "",
+                        "low": "", "high": "", "rank": ""})
     notes = [
         "Each column: the mean of the named headline metric over the model's cells of its tasks "
         "in its mode; –: the model was not run on that benchmark.",
         "Mean rank over the columns the model has (1 = best); win rate: the share of "
         "head-to-head comparisons (same column) won, ties counting one half.",
+        *([f"[low, high]: {100 * level:g}% percentile bootstrap interval (each cell's examples "
+           "resampled, the column's mean formed on every resample; docs/statistics.md)."]
+          if shown else []),
         *spec.get("context_notes", []),
     ]
     if smoke:

@@ -11,6 +11,7 @@ from typing import Any
 from clineval.benchmarks import get_benchmark
 from clineval.io import (
     DataError,
+    json_text,
     read_identity,
     read_json,
     read_jsonl,
@@ -162,11 +163,14 @@ def rows_path(summary: Path) -> Path:
 def table_texts(
     ident: dict[str, Any],
     summaries: list[dict[str, Any]],
-    rows: dict[str, list[dict[str, Any]]] | None = None,
+    rows: dict[str, list[dict[str, Any]]],
 ) -> dict[str, str]:
-    """A table's CSV, Markdown and LaTeX text and its headline numbers (JSON) from the score
-    summaries of its cells (and their per-example ``rows`` by cell, when the spec asks)."""
+    """A table's CSV, Markdown and LaTeX text, its statistics (JSON and Markdown) and its
+    headline numbers (JSON) from the score summaries and per-example ``rows`` (by cell) of its
+    cells; the layout sees the rows when the spec sets ``rows: true``."""
+    from clineval.tables import statistics
     from clineval.tables.render import to_csv, to_latex, to_markdown
+    from clineval.workflow.statistics import table_statistics
 
     by_cell = {summary["cell"]: summary for summary in summaries}
     cells = []
@@ -184,39 +188,46 @@ def table_texts(
                 "size": shown["size"],
                 "smoke": bool(shown["smoke"]),
             }
-            | ({"rows": rows[path]} if rows is not None else {})
+            | ({"rows": rows[path]} if ident["spec"].get("rows") else {})
         )
     tasks = ident["tasks"]
     benchmarks = {name: task["benchmark"] for name, task in tasks.items()}
     metrics = {cell["cell"]: get_benchmark(benchmarks[cell["task"]]).headline(cell["summary"])
                for cell in cells}
-    if ident["spec"]["layout"] == LEADERBOARD:
-        built = build_leaderboard(ident["spec"], cells, metrics, benchmarks)
+    resolved = ident["statistics"]
+    boot = statistics.bootstrap_of(resolved)
+    stats, draws = table_statistics([{**c, "rows": rows[c["cell"]]} for c in cells], tasks,
+                                    metrics, resolved, boot)
+    spec = statistics.layout_spec(ident["spec"], resolved["uncertainty"])
+    if spec["layout"] == LEADERBOARD:
+        built = build_leaderboard(spec, cells, metrics, benchmarks, draws, boot.level)
     else:
-        built = get_benchmark(next(iter(benchmarks.values()))).table(ident["spec"], cells, tasks)
+        built = get_benchmark(next(iter(benchmarks.values()))).table(spec, cells, tasks)
     return {"csv": to_csv(built), "md": to_markdown(built), "tex": to_latex(built),
+            "stats": json_text(stats),
+            "stats_md": statistics.markdown(spec["title"], stats, resolved["uncertainty"]),
             "metrics": json.dumps(metrics, indent=2, sort_keys=True) + "\n"}
 
 
 def table(
     identity: Path,
     summaries: list[Path],
-    csv_out: Path,
-    md_out: Path,
-    tex_out: Path,
-    metrics_out: Path,
+    outputs: list[Path],
     record_out: Path,
 ) -> None:
-    """Build one table from the summaries of its cells (and their rows, ``rows: true``)."""
+    """Build one table from the summaries and per-example rows of its cells; ``outputs``: the
+    CSV, Markdown, LaTeX, stats JSON, stats Markdown and metrics JSON files, in that order."""
     sha, ident = read_identity(identity)
     files = {path: read_json(path) for path in summaries}
     inputs = {summary["cell"]: path for path, summary in files.items()}
-    rows = None
-    if ident["spec"].get("rows"):
-        rows = {cell: read_jsonl(rows_path(path), ("id",)) for cell, path in inputs.items()}
-        inputs |= {f"{cell}:rows": rows_path(path) for cell, path in list(inputs.items())}
-    outputs = {"csv": csv_out, "md": md_out, "tex": tex_out, "metrics": metrics_out}
-    for fmt, text in table_texts(ident, list(files.values()), rows).items():
-        write_text(outputs[fmt], text)
+    rows = {cell: read_jsonl(rows_path(path), ("id",)) for cell, path in inputs.items()}
+    inputs |= {f"{cell}:rows": rows_path(path) for cell, path in list(inputs.items())}
+    texts = table_texts(ident, list(files.values()), rows)
+    if len(outputs) != len(texts):
+        raise ValueError(f"a table writes {len(texts)} files ({', '.join(texts)}), "
+                         f"not {len(outputs)}")
+    named = dict(zip(texts, outputs, strict=True))
+    for fmt, text in texts.items():
+        write_text(named[fmt], text)
     write_record(record_out, make_record(
-        "table", ident["table"], sha, inputs, outputs, ident["credentialed"]))
+        "table", ident["table"], sha, inputs, named, ident["credentialed"]))

@@ -31,6 +31,13 @@ def request_record(
     }
 
 
+def scored_rows(rows: list[Record]) -> list[Record]:
+    """The rows a cell's summary is computed over: every row, except those a benchmark marks
+    ``evaluated: false`` (MedEval: validation rows and exemplar draws not chosen). These are
+    the units a bootstrap resamples and a paired test matches by ``id``."""
+    return [row for row in rows if row.get("evaluated", True)]
+
+
 class Benchmark(Protocol):
     """A benchmark: official data -> examples -> requests -> scores -> its tables."""
 
@@ -96,6 +103,19 @@ class Benchmark(Protocol):
 
     def headline(self, summary: Record) -> dict[str, float | None]:
         """A cell's headline numbers (DVC metrics), named ``<metric>`` or ``<part>.<metric>``."""
+
+    def summarize_rows(self, task: Record, rows: list[Record]) -> Record:
+        """The cell summary recomputed from per-example score ``rows`` (all of a cell's scored
+        rows, a subset or a bootstrap resample; duplicates count as often as they occur).
+
+        Corpus-level metrics (micro F1, corpus BLEU, EMR) are recomputed from the rows, so
+        ``headline(summarize_rows(task, rows))`` equals ``headline(summary)`` for a cell's own
+        rows; parts that do not depend on rows (settings, encoder names) may be left out.
+        """
+
+    def outcomes(self, task: Record, rows: list[Record]) -> dict[str, dict[str, int]]:
+        """Per headline metric that is an accuracy (the mean of 0/1 outcomes): example id ->
+        outcome, for McNemar's test; metrics of other kinds are absent."""
 
     def table(self, spec: Record, cells: list[Record], tasks: dict[str, Record]) -> Any:
         """Build a table (``clineval.tables.render.Table``) from scored cells of ``tasks``.

@@ -186,6 +186,15 @@ class CliBenchBenchmark:
             values[f"average.{metric}"] = summary["average"][metric]
         return values
 
+    def summarize_rows(self, task: Record, rows: list[Record]) -> Record:
+        from clineval.benchmarks.clibench import scoring
+
+        return scoring.summarize_rows(_kind(task), rows)
+
+    def outcomes(self, task: Record, rows: list[Record]) -> dict[str, dict[str, int]]:
+        """None: CliBench's scores are pooled P/R/F1, not 0/1 accuracies."""
+        return {}
+
     def table(self, spec: Record, cells: list[Record], tasks: dict[str, Record]) -> Any:
         from clineval.benchmarks.clibench import tables
 

@@ -137,16 +137,38 @@ def level_record(level: hierarchical.LevelScore) -> Record:
             "tp": level.tp, "predicted": level.predicted, "gold": level.gold}
 
 
-def summary(scores: hierarchical.Scores, scorer: Scorer, mapping: dict[str, int]) -> Record:
+def scores_record(kind: str, scores: hierarchical.Scores) -> Record:
+    """The row-derived part of a cell's summary: per-level and average scores, counts."""
     average = scores.average
     return {
-        "task": scorer.kind,
+        "task": kind,
         "levels": [level_record(level) for level in scores.levels],
         "average": {"precision": average.precision, "recall": average.recall,
                     "f1": average.f1},
         "macro_f1": scores.macro_f1,
         "n": scores.n_scored,
         "n_dropped": scores.n_dropped,
+    }
+
+
+def summarize_rows(kind: str, rows: Sequence[Record]) -> Record:
+    """:func:`scores_record` pooled again from the rows' per-level ``counts`` (``None``: an
+    admission dropped under ``empty: drop``)."""
+    names = kinds.kind(kind).level_names
+    kept = []
+    for row in rows:
+        if row["counts"] is None:
+            continue
+        if len(row["counts"]) != len(names):
+            raise ValueError(f"row {row['id']!r}: {len(row['counts'])} level counts, the "
+                             f"{kind} task has {len(names)} levels")
+        kept.append([hierarchical.Counts(*count) for count in row["counts"]])
+    return scores_record(kind, hierarchical.pooled(names, kept, len(rows) - len(kept)))
+
+
+def summary(scores: hierarchical.Scores, scorer: Scorer, mapping: dict[str, int]) -> Record:
+    return {
+        **scores_record(scorer.kind, scores),
         "mapping": mapping,
         "settings": {k: scorer.settings[k] for k in sorted(DEFAULTS)} | {
             "encoder": encoder_name(scorer.settings["encoder"])},

@@ -12,8 +12,10 @@ F1 without scispaCy's linker) is handled by the ``missing_metric`` setting:
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections import Counter
+from collections.abc import Mapping, Sequence
 from statistics import fmean
+from typing import Any
 
 SUMMARY_METRICS = ("rouge_l", "rouge_1", "rouge_2", "bertscore_f1")
 #: The metrics the paper reports, per contract dataset, in Table 3's column order.
@@ -79,3 +81,29 @@ def scores(
     for level, groups in LEVELS.items():
         out[level] = _mean([out[g] for g in groups])
     return out
+
+
+def dataset_summary(dataset: str, rows: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+    """One dataset's ``n``, paper metrics (means over its rows; ``None`` when a row lacks one)
+    and extraction status counts."""
+    return {
+        "n": len(rows),
+        "metrics": {
+            name: (
+                None
+                if any(r["metrics"][name] is None for r in rows) or not rows
+                else fmean(r["metrics"][name] for r in rows)
+            )
+            for name in PAPER_METRICS[dataset]
+        },
+        "status_counts": dict(sorted(Counter(r["status"] for r in rows).items())),
+    }
+
+
+def summarize_rows(rows: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+    """A cell's summary from its scored rows, grouped by each row's ``dataset``."""
+    by_dataset: dict[str, list[Mapping[str, Any]]] = {}
+    for row in rows:
+        by_dataset.setdefault(row["dataset"], []).append(row)
+    datasets = {d: dataset_summary(d, by_dataset[d]) for d in PAPER_METRICS if d in by_dataset}
+    return {"n": len(rows), "scale": "0-100", "datasets": datasets}

@@ -29,7 +29,7 @@ from clineval.benchmarks.clue import (
     synthetic,
     tables,
 )
-from clineval.benchmarks.clue.aggregate import PAPER_METRICS, dataset_score
+from clineval.benchmarks.clue.aggregate import PAPER_METRICS, dataset_score, summarize_rows
 from clineval.benchmarks.clue.synthetic_longhealth import write_longhealth
 from clineval.errors import ConfigError
 from clineval.metrics.embedding import BUNDLED, encoder_files
@@ -300,6 +300,18 @@ class ClueBenchmark:
         for name, part in summary["datasets"].items():
             numbers[f"{name}.score"] = dataset_score(name, part["metrics"])
         return dict(sorted(numbers.items()))
+
+    def summarize_rows(self, task: Record, rows: list[Record]) -> Record:
+        return summarize_rows(rows)
+
+    def outcomes(self, task: Record, rows: list[Record]) -> dict[str, dict[str, int]]:
+        """Right (1) or wrong (0) per example of the accuracy datasets (0/100 in the rows)."""
+        found: dict[str, dict[str, int]] = {}
+        for row in rows:
+            if "accuracy" in PAPER_METRICS[row["dataset"]]:
+                found.setdefault(f"{row['dataset']}.accuracy", {})[row["id"]] = int(
+                    row["metrics"]["accuracy"] == 100.0)
+        return found
 
     def table(self, spec: Record, cells: list[Record], tasks: dict[str, Record]) -> Table:
         policies = {(t.get("scoring") or {}).get("missing_metric", "drop") for t in tasks.values()}

@@ -12,11 +12,9 @@ All metric values are on a 0-100 scale. Task settings read (``task["scoring"]``)
 
 from __future__ import annotations
 
-from collections import Counter
-from statistics import fmean
 from typing import Any
 
-from clineval.benchmarks.clue.aggregate import PAPER_METRICS
+from clineval.benchmarks.clue.aggregate import PAPER_METRICS, dataset_summary
 from clineval.benchmarks.clue.extract import extract
 from clineval.metrics import codes
 from clineval.metrics.bertscore import BertScoreSettings, bertscore_f1
@@ -101,20 +99,7 @@ def _score_dataset(
     else:
         for row, predicted, example in zip(rows, predictions, examples, strict=True):
             row["metrics"] = {"accuracy": 100.0 * (predicted == example["reference"])}
-    summary = {
-        "n": len(rows),
-        "metrics": {
-            name: (
-                None
-                if any(r["metrics"][name] is None for r in rows) or not rows
-                else fmean(r["metrics"][name] for r in rows)
-            )
-            for name in PAPER_METRICS[dataset]
-        },
-        "status_counts": dict(sorted(Counter(r["status"] for r in rows).items())),
-        **details,
-    }
-    return rows, summary
+    return rows, {**dataset_summary(dataset, rows), **details}
 
 
 def score(

@@ -212,6 +212,14 @@ class MedCalcBenchmark:
             if isinstance(part, dict) and "overall" in part
         }
 
+    def summarize_rows(self, task: Record, rows: list[Record]) -> Record:
+        return scoring.summarize(rows, scoring.check_extractions(task["scoring"]["extractions"]))
+
+    def outcomes(self, task: Record, rows: list[Record]) -> dict[str, dict[str, int]]:
+        """Correct (1) or not (0) per example, for each extraction setting's accuracy."""
+        return {f"accuracy.{setting}": {r["id"]: int(r[setting]["correct"]) for r in rows}
+                for setting in scoring.check_extractions(task["scoring"]["extractions"])}
+
     def table(self, spec: Record, cells: list[Record], tasks: dict[str, Record]) -> Table:
         if len(tasks) != 1:
             raise ConfigError(f"a MedCalc-Bench table shows one task, not {', '.join(tasks)}")

@@ -82,6 +82,15 @@ class MedDisKBenchmark:
         return {"score": summary["score"], "macro_score": summary["macro_score"],
                 **{f"share.{t}": v for t, v in summary["shares"].items()}}
 
+    def summarize_rows(self, task: Record, rows: list[Record]) -> Record:
+        from clineval.benchmarks.meddisk import scoring
+
+        return scoring.summarize(rows, scoring.settings_of(task))
+
+    def outcomes(self, task: Record, rows: list[Record]) -> dict[str, dict[str, int]]:
+        """None: MedDisK's scores are tier shares and points, not 0/1 accuracies."""
+        return {}
+
     def table(self, spec: Record, cells: list[Record], tasks: dict[str, Record]) -> Table:
         return tables.build_table(spec, cells, tasks)
 

@@ -90,6 +90,26 @@ class MedEvalBenchmark:
             if metric not in ("per_code", "n")
         }
 
+    def summarize_rows(self, task: Record, rows: list[Record]) -> Record:
+        from clineval.benchmarks.medeval import scoring
+
+        return scoring.summarize_rows(task, rows)
+
+    def outcomes(self, task: Record, rows: list[Record]) -> dict[str, dict[str, int]]:
+        """Correct (1) or not (0) per evaluated example, for the sentence tasks' accuracy per
+        domain group and domain, when off-format answers count as wrong (the default)."""
+        from clineval.benchmarks.medeval.examples import LABELS
+
+        if (task.get("scoring") or {}).get("unqualified", "wrong") != "wrong":
+            return {}
+        found: dict[str, dict[str, int]] = {}
+        for row in rows:
+            if row["evaluated"] and row["task"] in LABELS:
+                for level, part in (("groups", row["group"]), ("domains", row["domain"])):
+                    found.setdefault(f"{level}.{part}.accuracy", {})[row["id"]] = int(
+                        row["correct"])
+        return found
+
     def table(self, spec: Record, cells: list[Record], tasks: dict[str, Record]) -> Table:
         return tables.build_table(spec, cells, tasks)
 

@@ -141,18 +141,30 @@ def _summaries(rows: list[Record], scoring: Record) -> Record:
     return {"n": len(rows), **part, "bleu4": _bleu(rows, scoring)}
 
 
-def _rewriting(rows: list[Record], scoring: Record, judges: Callable[[str], Record]) -> Record:
-    part: Record = {"n": len(rows), "bleu4": _bleu(rows, scoring)}
+def judge_rewrites(rows: list[Record], judges: Callable[[str], Record]) -> None:
+    """Record in each row (``judged``) the group's classifiers' labels for the original
+    sentence and the rewrite; rows of one domain group."""
     if not rows:
-        return part
+        return
     judge = judges(rows[0]["group"])
     originals = [r["original"] for r in rows]
     rewrites = [r["prediction"] for r in rows]
-    for label, clf in (("ambiguous", judge["ambiguous"]), ("abnormal", judge["abnormal"])):
+    for label in ("ambiguous", "abnormal"):
+        clf = judge[label]
         before, after = clf.predict(originals), clf.predict(rewrites)
-        gold = [r["labels"][label] for r in rows]
         for row, b, a in zip(rows, before, after, strict=True):
             row.setdefault("judged", {})[label] = {"original": b, "rewrite": a}
+
+
+def _rewriting(rows: list[Record], scoring: Record) -> Record:
+    """BLEU-4 and the judges' accuracies before and after rewriting (rows already judged)."""
+    part: Record = {"n": len(rows), "bleu4": _bleu(rows, scoring)}
+    if not rows:
+        return part
+    for label in ("ambiguous", "abnormal"):
+        gold = [r["labels"][label] for r in rows]
+        before = [r["judged"][label]["original"] for r in rows]
+        after = [r["judged"][label]["rewrite"] for r in rows]
         acc_before = fmean(p == g for p, g in zip(before, gold, strict=True))
         acc_after = fmean(p == g for p, g in zip(after, gold, strict=True))
         short = "am" if label == "ambiguous" else "ab"
@@ -203,8 +215,7 @@ def judges_for(scoring: Record) -> tuple[Callable[[str], Record], Record]:
 
 
 # -- the cell ------------------------------------------------------------------------------------
-def _parts(rows: list[Record], kind: str, scoring: Record,
-           judges: Callable[[str], Record] | None) -> Record:
+def _parts(rows: list[Record], kind: str, scoring: Record) -> Record:
     def metrics(part_rows: list[Record]) -> Record:
         if kind in LABELS:
             return _nlu(part_rows, kind, scoring)
@@ -212,8 +223,7 @@ def _parts(rows: list[Record], kind: str, scoring: Record,
             return _codes(part_rows, scoring)
         if kind == "summarization":
             return _summaries(part_rows, scoring)
-        assert judges is not None
-        return _rewriting(part_rows, scoring, judges)
+        return _rewriting(part_rows, scoring)
 
     def grouped(key: str) -> Record:
         keys = sorted({r[key] for r in rows})
@@ -228,13 +238,24 @@ def _parts(rows: list[Record], kind: str, scoring: Record,
     return {**summary, "groups": grouped("group"), "overall": metrics(rows)}
 
 
-def _selection_score(rows: list[Record], kind: str, scoring: Record,
-                     judges: Callable[[str], Record] | None) -> float | None:
+def _selection_score(rows: list[Record], kind: str, scoring: Record) -> float | None:
     if kind in LABELS:
         return _nlu(rows, kind, scoring)["accuracy"]
     if kind == "codes":
         return _codes(rows, scoring)["avg_accuracy"]
     return _bleu(rows, scoring)
+
+
+def summarize_rows(task: Record, rows: list[Record]) -> Record:
+    """The summary's per-part metrics from scored rows (those marked ``evaluated``; rewriting
+    rows carry their judges' labels)."""
+    scoring = settings(task)
+    evaluated = [r for r in rows if r["evaluated"]]
+    kind = rows[0]["task"] if rows else "abnormality"
+    summary: Record = {"task": kind, "n": len(evaluated), **_parts(evaluated, kind, scoring)}
+    summary["scale"] = ("fractions (0-1)" if kind != "summarization" else "0-100") + (
+        "; BLEU-4 0-100" if kind == "rewriting" else "")
+    return summary
 
 
 def score(task: Record, examples: list[Record], generations: list[Record]) -> tuple[
@@ -257,18 +278,17 @@ def score(task: Record, examples: list[Record], generations: list[Record]) -> tu
     if len(draws) > 1:
         per_draw = {
             d: _selection_score([r for r in rows if r["draw"] == d and r["split"] == "validation"],
-                                kind, scoring, judges)
+                                kind, scoring)
             for d in draws
         }
         chosen = min(draws, key=lambda d: (-(per_draw[d] if per_draw[d] is not None else -1), d))
         selection = {"metric": SELECTION_METRIC[kind], "validation": per_draw, "chosen": chosen}
     for row in rows:
         row["evaluated"] = row["split"] == "test" and row["draw"] == chosen
-    evaluated = [r for r in rows if r["evaluated"]]
-    summary: Record = {"task": kind, "n": len(evaluated), **_parts(evaluated, kind, scoring,
-                                                                    judges)}
-    summary["scale"] = ("fractions (0-1)" if kind != "summarization" else "0-100") + (
-        "; BLEU-4 0-100" if kind == "rewriting" else "")
+    if judges is not None:
+        for group in sorted({r["group"] for r in rows if r["evaluated"]}):
+            judge_rewrites([r for r in rows if r["evaluated"] and r["group"] == group], judges)
+    summary = summarize_rows(task, rows)
     if selection is not None:
         summary["selection"] = selection
     if judge_info is not None:
