@@ -76,6 +76,7 @@ def test_a_data_setting_changes_only_that_tasks_chain(tmp_path):
         ),
         "tables/clue_table3",
         "tables/leaderboard",  # the leaderboard shows CLUE's tasks too
+        "report/index",  # the report shows both tables
     }
 
 
@@ -88,6 +89,7 @@ def test_a_scoring_setting_rescores_without_regenerating(tmp_path):
         "clue_baseline/clue_medisumcode/one_shot/scoring",
         "tables/clue_table3",
         "tables/leaderboard",
+        "report/index",
     }
 
 
@@ -222,7 +224,8 @@ def _table_records(workdir: Path) -> list[dict[str, str]]:
 def test_demo_table_names_its_bertscore_encoder(clue_demo):
     tables = clue_demo / "results/tables"
     assert {p.name for p in tables.iterdir()} == {
-        f"clue_table3.{x}" for x in ("csv", "md", "tex", "metrics.json", "prov.json")
+        f"clue_table3.{x}"
+        for x in ("csv", "md", "tex", "stats.json", "stats.md", "metrics.json", "prov.json")
     }
     md = (tables / "clue_table3.md").read_text()
     assert "BERT F1 scored with sentence-transformers/all-MiniLM-L6-v2" in md
