@@ -22,6 +22,7 @@ from omegaconf import OmegaConf
 
 from clineval.benchmarks import get_benchmark
 from clineval.config.compose import ConfigError, compose_config, parse_overrides
+from clineval.config.prompt_kind import prompt_kind
 from clineval.config.validate import table_tasks, validate
 from clineval.io import write_text
 from clineval.provenance.filehash import FileHashCache
@@ -421,6 +422,8 @@ def _compute_identities(plan: Plan) -> None:
         )
         for name in {c.model for c in plan.cells}
     }
+    prompt_kinds = {name: prompt_kind(name, cfg["models"][name])
+                    for name in {c.model for c in plan.cells}}
     for cell in plan.cells:
         task, mode, model = (
             cfg["tasks"][cell.task],
@@ -441,6 +444,9 @@ def _compute_identities(plan: Plan) -> None:
                 "templates": templates[cell.task],
                 "model_limits": _model_limits(model, chat_templates[cell.model],
                                               ids.get(f"models/{cell.model}", {}).get("sha")),
+                # only when not chat, so that chat models keep their earlier identities
+                **({"prompt_kind": prompt_kinds[cell.model]}
+                   if prompt_kinds[cell.model] != "chat" else {}),
             }
         )
         generation = _with_sha(

@@ -52,7 +52,8 @@ class MedEvalBenchmark:
         )
 
     def build_requests(self, task: Record, mode: Record, templates: Record,
-                       examples: list[Record], exemplars: list[Record]) -> list[Record]:
+                       examples: list[Record], exemplars: list[Record],
+                       prompt_kind: str = "chat") -> list[Record]:
         return prompts.build_requests(task, mode, templates, examples, exemplars)
 
     def input_fields(self, example: Record) -> dict[str, str]:
