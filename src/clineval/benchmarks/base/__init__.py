@@ -108,7 +108,9 @@ class Benchmark(Protocol):
 
         In a workflow job ``task`` also holds ``inputs``: the scoring input files by role, as
         ``scoring_inputs`` declared them and the job checked them against the identity; scoring
-        reads those paths, so what it reads is what the identity hashed.
+        reads those paths, so what it reads is what the identity hashed. A task whose scoring
+        names a model (a judge, ``{preset: ...}`` in its scoring settings) also gets ``judges``:
+        name -> ``{"dir": ...}``, where ``base.judge`` loads it from.
         """
 
     def headline(self, summary: Record) -> dict[str, float | None]:
