@@ -171,7 +171,8 @@ def requests_command(wildcards, benchmark):
 
 
 def score_inputs(wildcards, benchmark):
-    """Identities, examples and generations of the cells, and the files scoring reads."""
+    """Identities, examples and generations of the cells, the files scoring reads, and the
+    built judge models it runs."""
     cells = PLAN.cells_of_group(wildcards.model, benchmark)
     inputs = {}
     for i, c in enumerate(cells):
@@ -181,6 +182,8 @@ def score_inputs(wildcards, benchmark):
         inputs[f"{task}_examples"] = derived(task)["examples"]
         paths = PLAN.scoring_inputs(task).values()
         inputs |= {f"{task}_scoring_input_{k}": str(path) for k, path in enumerate(paths)}
+        judges = PLAN.judge_files(task)
+        inputs |= {f"{task}_judge_{k}": str(path) for k, path in enumerate(judges)}
     return inputs
 
 

@@ -195,3 +195,20 @@ def test_a_baselines_answers_are_cached_per_example_not_per_prompt(tmp_path):
     assert model.key(same_prompt[0]) == model.key(same_prompt[1])  # a model sees only the prompt
     baseline = RequestCache(tmp_path / "b.jsonl", "g", per_example=True)
     assert baseline.key(same_prompt[0]) != baseline.key(same_prompt[1])  # an oracle reads gold
+
+
+def test_a_completion_request_is_sent_raw_without_the_chat_template(model_dir):
+    backend = TransformersBackend(model_dir, SAMPLING, ENGINE)
+    text = "The symptoms of influenza include"
+    messages = [{"role": "user", "content": text}]
+    raw = {"id": "raw", "messages": messages, "completion": True}
+    chat = {"id": "chat", "messages": messages}
+    expected = backend.tokenizer(text)["input_ids"]
+    assert backend._prompt_ids(raw) == expected  # the text and the tokenizer's own specials
+    assert "<|start_header|>" not in backend.tokenizer.decode(backend._prompt_ids(raw))
+    assert "<|start_header|>" in backend.tokenizer.decode(backend._prompt_ids(chat))
+    mixed = backend.generate([raw, chat])
+    assert mixed[0].prompt_tokens == len(expected)
+    assert mixed[1].prompt_tokens > len(expected)
+    alone = backend.generate([raw])[0]
+    assert alone.output == mixed[0].output  # left padding in a batch changes nothing

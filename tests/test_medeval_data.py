@@ -155,8 +155,55 @@ def test_openi_real_csv():
 def _mimic(tmp_path: Path) -> tuple[Path, Path]:
     study_list = tmp_path / "cxr-study-list.csv"
     chexpert = tmp_path / "mimic-cxr-2.0.0-chexpert.csv"
-    synthetic.write_mimic_cxr(study_list, chexpert, seed=0)
+    synthetic.write_mimic_cxr(study_list, chexpert, tmp_path / "mimic-cxr-2.0.0-split.csv",
+                              seed=0)
     return study_list, chexpert
+
+
+def test_mimic_official_split_per_study_with_seeded_fallback(tmp_path):
+    study_list, _ = _mimic(tmp_path)
+    split_file = tmp_path / "mimic-cxr-2.0.0-split.csv"
+    header = split_file.read_text().splitlines()[0]
+    assert header == "dicom_id,study_id,subject_id,split"
+    official = mimic_cxr.read_split(split_file)
+    assert official == {"50000000": "train", "50000001": "train", "50000002": "train",
+                        "50000003": "validation", "50000004": "test"}  # validate -> validation
+    records = splits.assign_splits(
+        mimic_cxr.with_split(mimic_cxr.read_reports(study_list), official), seed=0)
+    by_id = {r["id"]: r for r in records}
+    assert by_id["mimic-s50000003"]["split"] == "validation"
+    assert by_id["mimic-s50000004"]["split_source"] == "file"
+    # the study without a row in the split file: the seeded 7:1:2 draw among such studies
+    assert by_id["mimic-s50000005"]["split_source"] == "seeded"
+    assert by_id["mimic-s50000005"]["split"] == "train"
+    task = {**_task("summarization", mimic_cxr=str(study_list),
+                    mimic_cxr_split=str(split_file)), "access": "credentialed"}
+    files = BENCHMARK.source_files(task, tmp_path, "medeval_summarization")
+    assert files["mimic_cxr_split"] == split_file
+    loaded = sources.load_records("summarization", task["data"], files)
+    assert {r["id"]: r["split"] for r in loaded} == {r["id"]: r["split"] for r in records}
+    missing = {**task, "data": {**task["data"], "mimic_cxr_split": str(tmp_path / "no.csv")}}
+    with pytest.raises(MissingSource, match=r"split CSV.*tasks.medeval_summarization.data"
+                                            r".mimic_cxr_split"):
+        BENCHMARK.source_files(missing, tmp_path, "medeval_summarization")
+
+
+def test_mimic_split_errors_name_file_row_and_field(tmp_path):
+    path = tmp_path / "mimic-cxr-2.0.0-split.csv"
+    _write(path, "dicom_id,study_id,subject_id,split\n"
+                 "a,50000000,10000000,train\nb,50000000,10000000,test\n")
+    with pytest.raises(DataError, match=r"mimic-cxr-2.0.0-split.csv.*row 3, field 'split'.*"
+                                        r"study 50000000 is 'test' here but 'train' in row 2"):
+        mimic_cxr.read_split(path)
+    _write(path, "dicom_id,study_id,subject_id,split\na,50000000,10000000,valid\n")
+    with pytest.raises(DataError, match=r"row 2, field 'split': 'valid' is not one of"):
+        mimic_cxr.read_split(path)
+    _write(path, "dicom_id,study_id,subject_id,split\na,s5,10000000,train\n")
+    with pytest.raises(DataError, match=r"row 2, field 'study_id'"):
+        mimic_cxr.read_split(path)
+    _write(path, "dicom_id,study_id,split\na,5,train\n")
+    with pytest.raises(DataError, match=r"row 1, field 'subject_id'"):
+        mimic_cxr.read_split(path)
 
 
 def test_mimic_cxr_tree_and_chexpert(tmp_path):
@@ -285,7 +332,8 @@ def test_demo_prompts_are_unique_across_report_sources(tmp_path):
     # the generation cache is keyed by the request: two examples with one prompt would share the
     # oracle's answer, so no two synthetic reports may have the same findings
     synthetic.write_reports(tmp_path / "reports.csv", seed=0)
-    synthetic.write_mimic_cxr(tmp_path / "list.csv", tmp_path / "chexpert.csv", seed=0)
+    synthetic.write_mimic_cxr(tmp_path / "list.csv", tmp_path / "chexpert.csv",
+                              tmp_path / "split.csv", seed=0)
     findings = [r["findings"] for r in formats.read_reports(tmp_path / "reports.csv")]
     findings += [r["findings"] for r in mimic_cxr.read_reports(tmp_path / "list.csv")]
     assert len(findings) == len(set(findings)) == 3 * synthetic.REPORTS_PER_DOMAIN + 6

@@ -49,9 +49,12 @@ def compose_config(conf_dir: Path, overrides: Sequence[str] = ()) -> DictConfig:
         ) from err
     finally:
         GlobalHydra.instance().clear()
-    from clineval.config.presets import expand_model_presets  # presets imports this module
+    from clineval.config.presets import (  # presets imports this module
+        expand_judge_presets,
+        expand_model_presets,
+    )
 
-    cfg = expand_model_presets(cfg, conf_dir)
+    cfg = expand_judge_presets(expand_model_presets(cfg, conf_dir), conf_dir)
     try:
         OmegaConf.resolve(cfg)
     except OmegaConfBaseException as err:

@@ -22,7 +22,9 @@ from omegaconf import OmegaConf
 
 from clineval.benchmarks import get_benchmark
 from clineval.config.compose import ConfigError, compose_config, parse_overrides
-from clineval.config.validate import table_tasks, validate
+from clineval.config.presets import scoring_judges
+from clineval.config.prompt_kind import prompt_kind
+from clineval.config.validate import table_tasks, validate, validate_model
 from clineval.io import write_text
 from clineval.provenance.filehash import FileHashCache
 from clineval.provenance.hashing import canonical_json, sha256_obj
@@ -161,6 +163,19 @@ class Plan:
         """Files the task's scoring reads beyond examples and generations (by role)."""
         spec = self.cfg["tasks"][task]
         return get_benchmark(spec["benchmark"]).scoring_inputs(spec, task, self.data_root)
+
+    def judges(self, task: str) -> dict[str, dict[str, Any]]:
+        """The models the task's scoring runs (judges, named by preset), by name."""
+        return scoring_judges(self.cfg["tasks"][task].get("scoring"))
+
+    def judge_dir(self, name: str, spec: dict[str, Any]) -> Path:
+        """A judge's weights: its ``path``, else the folder the workflow builds it into."""
+        return Path(spec["path"]) if spec.get("path") else self.results / "models" / name
+
+    def judge_files(self, task: str) -> list[Path]:
+        """``config.json`` of each judge the workflow builds: inputs of the scoring job."""
+        return [self.judge_dir(name, spec) / "config.json"
+                for name, spec in sorted(self.judges(task).items()) if not spec.get("path")]
 
     def shards(self, model: str) -> int:
         """Data-parallel generation jobs for the model (``resources.shards``, default 1)."""
@@ -408,6 +423,35 @@ def _scoring_input_hashes(plan: Plan, task: str, hashes: FileHashCache) -> dict[
     }
 
 
+def _build_identity(model: str, build: dict[str, Any]) -> dict[str, Any]:
+    return _with_sha({"kind": "model", "model": model, "build": build,
+                      "builder_version": MODEL_BUILDER_VERSION})
+
+
+def _judge_identities(plan: Plan, task: str) -> dict[str, Any]:
+    """What the task's judge models add to its scoring identity beyond their config (which is in
+    the task's scoring settings): where they load from, their build and chat template. A judge
+    the workflow builds gets a build identity (shared with a grid model of the same name, which
+    must then have the same build settings)."""
+    found = {}
+    for name, spec in sorted(plan.judges(task).items()):
+        validate_model(f"{name} (a judge of tasks.{task}.scoring)", spec)
+        build_sha = None
+        if spec.get("build") and not spec.get("path"):
+            ident = _build_identity(name, spec["build"])
+            known = plan.identities.get(f"models/{name}")
+            if known is not None and known["sha"] != ident["sha"]:
+                raise ConfigError(f"tasks.{task}.scoring: the judge {name!r} has other build "
+                                  f"settings than the grid's model {name!r}; both would be built "
+                                  f"into {plan.judge_dir(name, spec)}")
+            plan.identities[f"models/{name}"] = ident
+            build_sha = ident["sha"]
+        path = Path(spec["path"]) if spec.get("path") else None
+        found[name] = {"dir": portable(plan.judge_dir(name, spec)), "model_build": build_sha,
+                       "chat_template_sha": _chat_template_sha(path)}
+    return found
+
+
 def _compute_identities(plan: Plan) -> None:
     cfg = plan.cfg
     hashes = plan.file_hashes = FileHashCache(plan.results / "identity" / "file-hashes.json")
@@ -442,19 +486,16 @@ def _compute_identities(plan: Plan) -> None:
     for model in sorted({c.model for c in plan.cells}):
         build = cfg["models"][model].get("build")
         if build and not cfg["models"][model].get("path"):
-            content = {
-                "kind": "model",
-                "model": model,
-                "build": build,
-                "builder_version": MODEL_BUILDER_VERSION,
-            }
-            ids[f"models/{model}"] = _with_sha(content)
+            ids[f"models/{model}"] = _build_identity(model, build)
+    judges = {task: _judge_identities(plan, task) for task in sorted({c.task for c in plan.cells})}
     chat_templates = {
         name: _chat_template_sha(
             Path(cfg["models"][name]["path"]) if cfg["models"][name].get("path") else None
         )
         for name in {c.model for c in plan.cells}
     }
+    prompt_kinds = {name: prompt_kind(name, cfg["models"][name])
+                    for name in {c.model for c in plan.cells}}
     for cell in plan.cells:
         task, mode, model = (
             cfg["tasks"][cell.task],
@@ -475,6 +516,9 @@ def _compute_identities(plan: Plan) -> None:
                 "templates": templates[cell.task],
                 "model_limits": _model_limits(model, chat_templates[cell.model],
                                               ids.get(f"models/{cell.model}", {}).get("sha")),
+                # only when not chat, so that chat models keep their earlier identities
+                **({"prompt_kind": prompt_kinds[cell.model]}
+                   if prompt_kinds[cell.model] != "chat" else {}),
             }
         )
         generation = _with_sha(
@@ -503,6 +547,8 @@ def _compute_identities(plan: Plan) -> None:
                 "scoring_version": bench.scoring_version,
                 "task": {k: task.get(k) for k in ("version", "scoring")},
                 "inputs": scoring_inputs[cell.task],
+                # only with judges, so that other tasks keep their earlier identities
+                **({"judges": judges[cell.task]} if judges[cell.task] else {}),
             }
         )
         for kind, ident in (

@@ -5,6 +5,10 @@ grids name a model config of ``conf/model/`` per model instead, and this module 
 entry after composition: the preset's YAML, with the entry's other keys merged over it (as a
 grid's own keys merge over a defaults-list model). A model written either way has the same
 config, hence the same identities. Interpolations stay unresolved until the whole config is.
+
+A task's scoring may run a model (a judge, e.g. MedEval's rewriting judges): it names it the same
+way anywhere under ``tasks.<task>.scoring`` (``{preset: <conf/model file>, ...overrides}``); the
+expanded config keeps ``preset`` as the judge's name (its built files: results/models/<name>/).
 """
 
 from __future__ import annotations
@@ -50,6 +54,49 @@ def _load(conf_dir: Path, name: Any, where: str, cache: dict[str, dict[str, Any]
         )
     cache[name] = content
     return content
+
+
+def _expand_judges(node: Any, conf_dir: Path, where: str,
+                   cache: dict[str, dict[str, Any]]) -> Any:
+    """``node`` with every ``{preset: ...}`` mapping expanded (the name kept under ``preset``)."""
+    if isinstance(node, dict):
+        if PRESET_KEY in node:
+            overrides = {k: v for k, v in node.items() if k != PRESET_KEY}
+            return {**_merge(_load(conf_dir, node[PRESET_KEY], where, cache), overrides),
+                    PRESET_KEY: node[PRESET_KEY]}
+        return {k: _expand_judges(v, conf_dir, f"{where}.{k}", cache) for k, v in node.items()}
+    return node
+
+
+def expand_judge_presets(cfg: DictConfig, conf_dir: Path) -> DictConfig:
+    """Expand the model presets that tasks' scoring settings name (judges), in place."""
+    tasks = cfg.get("tasks")
+    if not isinstance(tasks, DictConfig):
+        return cfg
+    cache: dict[str, dict[str, Any]] = {}
+    for name in list(tasks):
+        scoring = tasks[name].get("scoring") if isinstance(tasks[name], DictConfig) else None
+        if not isinstance(scoring, DictConfig):
+            continue
+        raw = OmegaConf.to_container(scoring, resolve=False)
+        expanded = _expand_judges(raw, conf_dir, f"tasks.{name}.scoring", cache)
+        if expanded != raw:
+            with open_dict(cfg):
+                tasks[name].scoring = expanded
+    return cfg
+
+
+def scoring_judges(scoring: Any) -> dict[str, dict[str, Any]]:
+    """The expanded judge models under a task's (resolved) ``scoring``, by preset name."""
+    found: dict[str, dict[str, Any]] = {}
+    if isinstance(scoring, Mapping):
+        if PRESET_KEY in scoring and "backend" in scoring:
+            found[str(scoring[PRESET_KEY])] = {k: v for k, v in scoring.items()
+                                               if k != PRESET_KEY}
+        else:
+            for value in scoring.values():
+                found |= scoring_judges(value)
+    return found
 
 
 def expand_model_presets(cfg: DictConfig, conf_dir: Path) -> DictConfig:

@@ -8,6 +8,7 @@ from typing import Any
 
 from clineval.benchmarks import BENCHMARKS
 from clineval.config.compose import ConfigError, available
+from clineval.config.prompt_kind import KINDS as PROMPT_KINDS
 from clineval.inference.openai_backend import CLIENT_DEFAULTS
 from clineval.inference.vllm_backend import ENGINE_DEFAULTS as VLLM_ENGINE_DEFAULTS
 from clineval.tables import statistics
@@ -32,6 +33,7 @@ MODEL_KEYS = {
     "baseline",
     "resources",
     "access",
+    "prompt_kind",
 }
 MODEL_REQUIRED = ("id", "revision", "backend", "display_name")
 SAMPLING_KEYS = {
@@ -99,6 +101,9 @@ def validate_model(name: str, model: Mapping[str, Any]) -> None:
             f"{where}.backend={backend!r} is not available; {_names('backends', BACKENDS)}"
         )
     access = _section(where, model, "access", ACCESS_KEYS)
+    if model.get("prompt_kind", "auto") not in PROMPT_KINDS:  # config/prompt_kind.py
+        raise ConfigError(f"{where}.prompt_kind={model['prompt_kind']!r}; "
+                          f"{_names('kinds', PROMPT_KINDS)}")
     if backend == "baseline":
         _require(where, model, ("baseline",))
         return
@@ -108,6 +113,9 @@ def validate_model(name: str, model: Mapping[str, Any]) -> None:
     _forbid(f"{where}.sampling", sampling, backend, SAMPLING_UNSUPPORTED.get(backend, ()))
     if backend in REMOTE_BACKENDS:
         _forbid(where, model, backend, ("path", "build", "engine"))
+        if model.get("prompt_kind") == "completion":
+            raise ConfigError(f"{where}.prompt_kind=completion: the {backend} backend sends "
+                              "chat requests only")
         _require(f"{where}.api", _section(where, model, "api", API_KEYS), ("base_url", "model"))
         _section(where, model, "client", set(CLIENT_DEFAULTS))
         if not isinstance(access.get("allow_credentialed_data"), bool):

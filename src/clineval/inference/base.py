@@ -22,4 +22,13 @@ class Backend(Protocol):
         """Every setting that shapes the outputs, as the engine will use it."""
 
     def generate(self, requests: list[dict[str, Any]]) -> list[Generation]:
-        """Generate for a batch of requests (each has ``id`` and chat ``messages``), in order."""
+        """Generate for a batch of requests (each has ``id`` and chat ``messages``), in order.
+
+        A request with ``completion`` true is raw text to continue (``completion_text``): a
+        local backend sends it without the chat template.
+        """
+
+
+def completion_text(request: dict[str, Any]) -> str | None:
+    """The raw prompt of a completion request (its one message's text); None for chat."""
+    return request["messages"][0]["content"] if request.get("completion") else None

@@ -55,7 +55,7 @@ def make_backend(
 
 def make_token_counter(
     model: Mapping[str, Any], model_dir: Path | None
-) -> Callable[[list[dict[str, str]]], int]:
+) -> Callable[..., int]:
     """Exact counts from the local tokenizer + chat template; an estimate for API models."""
     if model["backend"] == "openai":
         context = model.get("context") or {}

@@ -21,7 +21,7 @@ from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
-from clineval.inference.base import Generation
+from clineval.inference.base import Generation, completion_text
 
 log = logging.getLogger("clineval")
 
@@ -136,6 +136,11 @@ class OpenAIBackend:
     def generate(self, requests: list[dict[str, Any]]) -> list[Generation]:
         if not requests:
             return []
+        raw = [r["id"] for r in requests if completion_text(r) is not None]
+        if raw:
+            raise ValueError(f"request(s) {raw[:3]} are completion prompts (a model of prompt_kind "
+                             "completion); the openai backend sends chat requests only: set the "
+                             "model's prompt_kind to chat")
         workers = min(int(self.client["concurrency"]), len(requests))
         with ThreadPoolExecutor(max_workers=workers, thread_name_prefix="clineval-api") as pool:
             futures = [pool.submit(self._complete, r) for r in requests]

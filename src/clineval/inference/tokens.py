@@ -10,7 +10,8 @@ Messages = list[dict[str, str]]
 
 
 class ChatTokenCounter:
-    """Exact prompt length: a local tokenizer with its chat template and generation prompt.
+    """Exact prompt length: a local tokenizer with its chat template and generation prompt (a
+    completion request: the tokenizer alone, with its special tokens).
 
     This is the prompt the transformers and vLLM backends build, so a request that fits by
     this count fits in the engine.
@@ -22,7 +23,10 @@ class ChatTokenCounter:
         self.tokenizer: Any = AutoTokenizer.from_pretrained(model_dir, local_files_only=True)
         self.chat_template = chat_template
 
-    def __call__(self, messages: Messages) -> int:
+    def __call__(self, messages: Messages, completion: bool = False) -> int:
+        """``completion``: the one message's text as the backends send it, without template."""
+        if completion:
+            return len(self.tokenizer(messages[0]["content"])["input_ids"])
         ids = self.tokenizer.apply_chat_template(
             messages,
             chat_template=self.chat_template,
@@ -50,7 +54,7 @@ class ApproxTokenCounter:
         self.per_message = per_message
         self.per_request = per_request
 
-    def __call__(self, messages: Messages) -> int:
+    def __call__(self, messages: Messages, completion: bool = False) -> int:
         chars = sum(len(m["content"]) for m in messages)
         return (
             math.ceil(chars / self.chars_per_token)

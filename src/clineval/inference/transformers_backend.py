@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from clineval.inference.base import Generation
+from clineval.inference.base import Generation, completion_text
 
 
 class TransformersBackend:
@@ -62,15 +62,22 @@ class TransformersBackend:
             kwargs.update(temperature=eff["temperature"], top_p=eff["top_p"], top_k=eff["top_k"])
         return GenerationConfig(**kwargs)
 
+    def _prompt_ids(self, request: dict[str, Any]) -> list[int]:
+        """A chat request through the chat template (which writes its own special tokens); a
+        completion request as raw text with the tokenizer's special tokens (BOS where it adds
+        one)."""
+        text = completion_text(request)
+        if text is not None:
+            return list(self.tokenizer(text)["input_ids"])
+        prompt = self.tokenizer.apply_chat_template(
+            request["messages"], tokenize=False, add_generation_prompt=True
+        )
+        return list(self.tokenizer(prompt, add_special_tokens=False)["input_ids"])
+
     def generate(self, requests: list[dict[str, Any]]) -> list[Generation]:
         torch = self.torch
-        prompts = [
-            self.tokenizer.apply_chat_template(
-                r["messages"], tokenize=False, add_generation_prompt=True
-            )
-            for r in requests
-        ]
-        batch = self.tokenizer(prompts, return_tensors="pt", padding=True, add_special_tokens=False)
+        batch = self.tokenizer.pad({"input_ids": [self._prompt_ids(r) for r in requests]},
+                                   return_tensors="pt")
         batch = {k: v.to(self.device) for k, v in batch.items()}
         torch.manual_seed(int(self.sampling["seed"]))
         with torch.inference_mode():

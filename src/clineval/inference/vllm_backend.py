@@ -12,7 +12,7 @@ import logging
 from pathlib import Path
 from typing import Any
 
-from clineval.inference.base import Generation
+from clineval.inference.base import Generation, completion_text
 
 VLLM_VERSION = "0.11.0"
 ENGINE_LOADS = 0
@@ -146,7 +146,18 @@ class VllmBackend:
         }
         if self.chat_template is not None:
             kwargs["chat_template"] = self.chat_template
-        outputs = self.llm.chat([r["messages"] for r in requests], **kwargs)
+        texts = [completion_text(r) for r in requests]
+        raw = [i for i, t in enumerate(texts) if t is not None]
+        chat = [i for i, t in enumerate(texts) if t is None]
+        by_index = {}
+        if chat:
+            by_index |= dict(zip(chat, self.llm.chat([requests[i]["messages"] for i in chat],
+                                                     **kwargs), strict=False))
+        if raw:  # completion requests: the text as it is, no chat template
+            by_index |= dict(zip(raw, self.llm.generate(
+                [texts[i] for i in raw], sampling_params=self.sampling_params, use_tqdm=False),
+                strict=False))
+        outputs = [by_index[i] for i in sorted(by_index)]
         if len(outputs) != len(requests):
             raise RuntimeError(f"vLLM returned {len(outputs)} outputs for {len(requests)} requests")
         return [_generation(out) for out in outputs]

@@ -11,6 +11,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -32,18 +33,20 @@ def fit_requests(
     ident: Record,
     examples: list[Record],
     exemplars: list[Record],
-    count_tokens: Callable[[list[dict[str, str]]], int],
+    count_tokens: Callable[..., int],
 ) -> list[Record]:
     """The cell's requests, each within the model's context (truncated where needed)."""
     task, mode, templates = ident["task"], ident["mode"], ident["templates"]
-    records = bench.build_requests(task, mode, templates, examples, exemplars)
+    kind = ident.get("prompt_kind", "chat")
+    records = bench.build_requests(task, mode, templates, examples, exemplars, kind)
     limits = ident["model_limits"]
     max_model_len, max_tokens = int(limits["max_model_len"]), int(limits["max_tokens"])
     policy = TruncationPolicy.from_config(task.get("truncation"))
     by_id = {e["id"]: e for e in examples}
     fitted = []
     for record in records:
-        if count_tokens(record["messages"]) <= max_model_len - max_tokens:
+        count = partial(count_tokens, completion=bool(record.get("completion")))
+        if count(record["messages"]) <= max_model_len - max_tokens:
             fitted.append(record)
             continue
         example = by_id[record["id"]]
@@ -51,12 +54,13 @@ def fit_requests(
 
         def render(fields: dict[str, str], example: Record = example, rendered: dict = rendered):
             shortened = bench.with_fields(example, fields)
-            candidate = bench.build_requests(task, mode, templates, [shortened], exemplars)[0]
+            candidate = bench.build_requests(task, mode, templates, [shortened], exemplars,
+                                             kind)[0]
             rendered[id(candidate["messages"])] = candidate
             return candidate["messages"]
 
         messages, cut = fit_to_context(record["id"], bench.input_fields(example), render,
-                                       count_tokens, max_model_len, max_tokens, policy)
+                                       count, max_model_len, max_tokens, policy)
         chosen = rendered[id(messages)]
         fitted.append({**chosen, "truncation": cut.as_dict() if cut else None})
     return fitted
@@ -79,14 +83,14 @@ def requests(jobs: list[RequestsJob], model_dir: Path | None = None) -> None:
     One process renders all of a model's cells of a benchmark: the tokenizer loads once.
     """
     hashes = FileHashes()
-    counters: dict[str, Callable[[list[dict[str, str]]], int]] = {}
+    counters: dict[str, Callable[..., int]] = {}
     for job in progress(jobs, "requests", unit="cell"):
         sha, ident = read_identity(job.identity)
         bench = get_benchmark(ident["benchmark"])
         exs, exms = read_jsonl(job.examples, ("id",)), read_jsonl(job.exemplars, ("id",))
         if ident.get("model_limits") is None:  # baselines read no prompt
             records = bench.build_requests(ident["task"], ident["mode"], ident["templates"],
-                                           exs, exms)
+                                           exs, exms, ident.get("prompt_kind", "chat"))
         else:
             from clineval.inference.factory import make_token_counter
 

@@ -87,12 +87,14 @@ def scored_cell(
     generations: list[dict[str, Any]], where: Path, inputs: dict[str, Path],
 ) -> tuple[list[dict[str, Any]], dict[str, Any]]:
     """Per-example score rows and the cell's summary document (``where`` names errors); the
-    benchmark reads its scoring ``inputs`` (role -> checked path) from the task's ``inputs``."""
+    benchmark reads its scoring ``inputs`` (role -> checked path) from the task's ``inputs``,
+    and where its judge models load from (name -> ``dir``) from the task's ``judges``."""
     missing = sorted({e["id"] for e in examples} - {g["id"] for g in generations})
     if missing:
         raise DataError(where, None, "id", f"no generation for example(s) {missing[:10]}")
     bench = get_benchmark(ident["benchmark"])
-    task = {**ident["task"], "inputs": {role: str(path) for role, path in inputs.items()}}
+    task = {**ident["task"], "inputs": {role: str(path) for role, path in inputs.items()},
+            "judges": ident.get("judges") or {}}
     rows, summary = bench.score(task, examples, generations)
     model, task, mode = ident["cell"].split("/")
     document = {"cell": ident["cell"], "model": model, "task": task, "mode": mode,

@@ -19,16 +19,27 @@ Record = dict[str, Any]
 
 
 def request_record(
-    example_id: str, messages: list[dict[str, str]], exemplar_ids: list[str]
+    example_id: str, messages: list[dict[str, str]], exemplar_ids: list[str],
+    completion: bool = False,
 ) -> Record:
-    """One rendered request as the workflow stores it (``truncation`` set by the requests step)."""
-    return {
+    """One rendered request as the workflow stores it (``truncation`` set by the requests step).
+
+    ``completion``: the one message's text is sent as it is, without a chat template (a base
+    model's continuation prompt); the flag is part of ``request_sha``.
+    """
+    record: Record = {
         "id": example_id,
         "messages": messages,
         "exemplar_ids": exemplar_ids,
         "truncation": None,
-        "request_sha": sha256_obj(messages),
+        "request_sha": sha256_obj({"completion": messages} if completion else messages),
     }
+    if completion:
+        if len(messages) != 1:
+            raise ValueError(f"request {example_id}: a completion request is one text, not "
+                             f"{len(messages)} messages")
+        record["completion"] = True
+    return record
 
 
 def scored_rows(rows: list[Record]) -> list[Record]:
@@ -69,8 +80,14 @@ class Benchmark(Protocol):
         templates: Record,
         examples: list[Record],
         exemplars: list[Record],
+        prompt_kind: str = "chat",
     ) -> list[Record]:
-        """Render each example as chat ``messages`` (plus ``exemplar_ids``)."""
+        """Render each example as chat ``messages`` (plus ``exemplar_ids``).
+
+        ``prompt_kind``: the model's (``chat``, or ``completion`` for a base model without a
+        chat template; config/prompt_kind.py). A benchmark whose prompts differ by kind uses
+        it; the others accept and ignore it.
+        """
 
     def input_fields(self, example: Record) -> dict[str, str]:
         """The example's input texts that context truncation may shorten (never instructions)."""
@@ -98,7 +115,9 @@ class Benchmark(Protocol):
 
         In a workflow job ``task`` also holds ``inputs``: the scoring input files by role, as
         ``scoring_inputs`` declared them and the job checked them against the identity; scoring
-        reads those paths, so what it reads is what the identity hashed.
+        reads those paths, so what it reads is what the identity hashed. A task whose scoring
+        names a model (a judge, ``{preset: ...}`` in its scoring settings) also gets ``judges``:
+        name -> ``{"dir": ...}``, where ``base.judge`` loads it from.
         """
 
     def headline(self, summary: Record) -> dict[str, float | None]:

@@ -124,7 +124,8 @@ class CliBenchBenchmark:
         return examples, exemplars
 
     def build_requests(self, task: Record, mode: Record, templates: Record,
-                       examples: list[Record], exemplars: list[Record]) -> list[Record]:
+                       examples: list[Record], exemplars: list[Record],
+                       prompt_kind: str = "chat") -> list[Record]:
         from clineval.benchmarks.clibench import prompts
 
         return prompts.build_requests(mode, templates, examples, exemplars,

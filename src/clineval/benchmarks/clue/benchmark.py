@@ -250,6 +250,7 @@ class ClueBenchmark:
         templates: Record,
         examples: list[Record],
         exemplars: list[Record],
+        prompt_kind: str = "chat",
     ) -> list[Record]:
         return prompts.build_requests(task, mode, templates, examples, exemplars)
 

@@ -144,6 +144,7 @@ class MedCalcBenchmark:
         templates: Record,
         examples: list[Record],
         exemplars: list[Record],
+        prompt_kind: str = "chat",
     ) -> list[Record]:
         return prompts.build_requests(task, mode, templates, examples, exemplars)
 

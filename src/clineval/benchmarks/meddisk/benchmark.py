@@ -47,8 +47,9 @@ class MedDisKBenchmark:
         return derive(task["data"], sources["kb"], exemplar_count(task, PAPER_DEMOS))
 
     def build_requests(self, task: Record, mode: Record, templates: Record,
-                       examples: list[Record], exemplars: list[Record]) -> list[Record]:
-        return prompts.build_requests(task, mode, templates, examples, exemplars)
+                       examples: list[Record], exemplars: list[Record],
+                       prompt_kind: str = "chat") -> list[Record]:
+        return prompts.build_requests(task, mode, templates, examples, exemplars, prompt_kind)
 
     def input_fields(self, example: Record) -> dict[str, str]:
         return {}  # prompts are short: nothing to truncate

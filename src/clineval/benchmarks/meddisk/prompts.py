@@ -1,11 +1,13 @@
 """MedDisK prompts (the paper's §3.2.1 and Figure 7), in the task's language.
 
-Two kinds (task setting ``prompt.kind``):
+Two kinds, following the model (its prompt kind, config/prompt_kind.py) unless the task
+setting ``prompt.kind`` overrides it (``auto``, the default, follows the model):
 
-- ``instruction`` (instruction-tuned models): the aspect instruction with the test disease, the
-  demonstration sentences, then the question, as one user message.
-- ``completion`` (pretraining-only models): the demonstration sentences, then the test stem to
-  complete (``<disease>的<aspect>包括``), as one user message.
+- ``instruction`` (chat models: instruction-tuned): the aspect instruction with the test
+  disease, the demonstration sentences, then the question, as one user message.
+- ``completion`` (base models): the demonstration sentences, then the test stem to complete
+  (``<disease>的<aspect>包括``). For a model of prompt kind ``completion`` (no chat template) the
+  text is sent as it is; a chat model given it (an override) gets it as its user message.
 
 The exemplar mode (``one_shot``, ``exemplars.count``: 5 as the paper) shows the demonstration
 diseases' values for the same aspect; ``zero_shot`` (not the paper's) shows none. An empty value
@@ -23,6 +25,8 @@ from clineval.benchmarks.meddisk.derive import PAPER_DEMOS
 
 Record = dict[str, Any]
 KINDS = ("instruction", "completion")
+#: The MedDisK prompt of each model prompt kind (``prompt.kind: auto``).
+BY_MODEL = {"chat": "instruction", "completion": "completion"}
 
 
 def value_text(value: Any, wording: Record) -> str:
@@ -77,12 +81,23 @@ def render(example: Record, demos: list[Record], wording: Record, kind: str) -> 
     return "\n".join(parts), ids
 
 
-def build_requests(task: Record, mode: Record, templates: Record, examples: list[Record],
-                   exemplars: list[Record]) -> list[Record]:
-    """One single-message request per example, with the demonstrations of the exemplar mode."""
-    kind = (task.get("prompt") or {}).get("kind", "instruction")
+def prompt_of(task: Record, prompt_kind: str) -> str:
+    """``instruction`` or ``completion``: the task's ``prompt.kind``, or the model's (``auto``)."""
+    kind = (task.get("prompt") or {}).get("kind") or "auto"
+    if kind == "auto":
+        if prompt_kind not in BY_MODEL:
+            raise ValueError(f"model prompt kind {prompt_kind!r}; kinds: {', '.join(BY_MODEL)}")
+        return BY_MODEL[prompt_kind]
     if kind not in KINDS:
-        raise ValueError(f"prompt.kind={kind!r}; kinds: {', '.join(KINDS)}")
+        raise ValueError(f"prompt.kind={kind!r}; kinds: auto, {', '.join(KINDS)}")
+    return kind
+
+
+def build_requests(task: Record, mode: Record, templates: Record, examples: list[Record],
+                   exemplars: list[Record], prompt_kind: str = "chat") -> list[Record]:
+    """One single-message request per example, with the demonstrations of the exemplar mode;
+    raw text (``completion``) for a model of prompt kind ``completion``."""
+    kind = prompt_of(task, prompt_kind)
     count = exemplar_count(task, PAPER_DEMOS) if int(mode["exemplars"]) else 0
     if len(exemplars) < count:
         raise ValueError(f"MedDisK: {count} demonstration disease(s) requested, "
@@ -97,5 +112,6 @@ def build_requests(task: Record, mode: Record, templates: Record, examples: list
         if wording is None:
             raise ValueError(f"MedDisK templates have no {example['lang']!r} entry")
         text, ids = render(example, demos, wording, kind)
-        requests.append(request_record(example["id"], [{"role": "user", "content": text}], ids))
+        requests.append(request_record(example["id"], [{"role": "user", "content": text}], ids,
+                                       completion=prompt_kind == "completion"))
     return requests

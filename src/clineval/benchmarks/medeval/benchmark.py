@@ -52,7 +52,8 @@ class MedEvalBenchmark:
         )
 
     def build_requests(self, task: Record, mode: Record, templates: Record,
-                       examples: list[Record], exemplars: list[Record]) -> list[Record]:
+                       examples: list[Record], exemplars: list[Record],
+                       prompt_kind: str = "chat") -> list[Record]:
         return prompts.build_requests(task, mode, templates, examples, exemplars)
 
     def input_fields(self, example: Record) -> dict[str, str]:
@@ -67,11 +68,17 @@ class MedEvalBenchmark:
 
     def scoring_inputs(self, task: Record, task_name: str, data_root: Path
                        ) -> dict[str, Path]:
-        """The rewriting judges' training file (official data); the demo's is regenerated from
-        code and settings, which the scoring identity already holds."""
-        if task["data"].get("task") != "rewriting" or task["data"].get("source") == "demo":
+        """The rewriting judges' files: a model judge's prompt templates; the scikit-learn
+        judges' training file (official data; the demo's is regenerated from code and
+        settings, which the scoring identity already holds)."""
+        if task["data"].get("task") != "rewriting":
             return {}
-        data = ((task.get("scoring") or {}).get("classifiers") or {}).get("data") or {}
+        spec = (task.get("scoring") or {}).get("classifiers") or {}
+        if spec.get("kind") == "model":
+            return {"judge_templates": Path(spec["templates"])} if spec.get("templates") else {}
+        if task["data"].get("source") == "demo":
+            return {}
+        data = spec.get("data") or {}
         return {"classifier_train": Path(data["sentences"])} if data.get("sentences") else {}
 
     def score(self, task: Record, examples: list[Record],

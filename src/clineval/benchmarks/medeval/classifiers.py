@@ -5,6 +5,12 @@ lower-cased) + logistic regression (liblinear, C=1, no randomness) model trained
 split of the sentences file, one per label (abnormal, ambiguous). The same file, settings and
 scikit-learn version give the same model; ``fingerprint`` hashes the training data, settings and
 the fitted coefficients, and scores record it. Trained models are cached per process.
+
+``kind: model``: a model (``classifiers.model``: ``{preset: <conf/model file>}``) judges each
+sentence with the zero-shot abnormality and ambiguity prompts of the sentence tasks (the
+``classifiers.templates`` file); its label is extracted as the NLU tasks' answers, and an
+unqualified answer is no label (wrong). ``decoding: paper`` (default) runs it at Table 8's
+temperature 0 and 200 tokens; ``model`` keeps the judge config's own sampling.
 """
 
 from __future__ import annotations
@@ -16,10 +22,19 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
+from clineval.benchmarks.base.judge import Judge
+from clineval.benchmarks.medeval.examples import LABELS
+from clineval.benchmarks.medeval.extract import extract_label
+from clineval.benchmarks.medeval.prompts import render
 from clineval.errors import ConfigError
 
-KINDS = ("sklearn",)
+KINDS = ("sklearn", "model")
 LABEL_FIELDS = ("abnormal", "ambiguous")
+#: The sentence task whose zero-shot prompt a model judge answers, per label field.
+JUDGE_TASKS = {"abnormal": "abnormality", "ambiguous": "ambiguity"}
+#: Table 8's decoding, the judge's default (``decoding: paper``).
+PAPER_DECODING = {"temperature": 0.0, "max_tokens": 200}
+DECODINGS = ("paper", "model")
 
 
 @dataclass(frozen=True)
@@ -31,6 +46,8 @@ class Classifier:
     pipeline: Any
     fingerprint: str
     n_train: int
+    #: Always answers one of the labels (a model judge may not: its qualified rate is recorded).
+    answers_off_format = False
 
     def predict(self, sentences: Sequence[str]) -> list[str]:
         return [str(p) for p in self.pipeline.predict(list(sentences))] if sentences else []
@@ -74,11 +91,44 @@ def train(label: str, group: str, texts: tuple[str, ...], labels: tuple[str, ...
     return Classifier(label, group, pipeline, digest, len(texts))
 
 
+@dataclass(frozen=True)
+class PromptedJudge:
+    """A model judging one label field with the sentence task's zero-shot prompt."""
+
+    label: str
+    judge: Judge
+    templates: dict[str, Any]
+    extraction: str
+    answers_off_format = True
+
+    def predict(self, sentences: Sequence[str]) -> list[str | None]:
+        """The extracted label per sentence; None for an unqualified answer."""
+        task = JUDGE_TASKS[self.label]
+        asked = [render({"task": task, "fields": {"sentence": s}}, self.templates, [])
+                 for s in sentences]
+        return [extract_label(o, LABELS[task], self.extraction).prediction
+                for o in self.judge.ask(asked)]
+
+
 def settings(scoring: dict[str, Any]) -> dict[str, Any]:
-    """The ``scoring.classifiers`` settings, checked."""
+    """The ``scoring.classifiers`` settings, checked (``model``: the judge's config with its
+    sampling as ``decoding`` says)."""
     spec = dict(scoring.get("classifiers") or {})
     kind = spec.get("kind", "sklearn")
     if kind not in KINDS:
-        raise ConfigError(f"scoring.classifiers.kind={kind!r}; available: {', '.join(KINDS)} "
-                          "(a grid model as judge is not implemented yet, docs/medeval.md)")
-    return {"kind": kind, "C": float(spec.get("C", 1.0)), "data": spec.get("data")}
+        raise ConfigError(f"scoring.classifiers.kind={kind!r}; available: {', '.join(KINDS)}")
+    found = {"kind": kind, "C": float(spec.get("C", 1.0)), "data": spec.get("data")}
+    if kind == "sklearn":
+        return found
+    model, decoding = spec.get("model"), spec.get("decoding", "paper")
+    if not isinstance(model, dict) or "preset" not in model:
+        raise ConfigError("scoring.classifiers.kind=model needs scoring.classifiers.model: "
+                          "{preset: <a model config of conf/model/>}")
+    if decoding not in DECODINGS:
+        raise ConfigError(f"scoring.classifiers.decoding={decoding!r}; use paper or model")
+    if decoding == "paper":
+        model = {**model, "sampling": {**(model.get("sampling") or {}), **PAPER_DECODING}}
+    if not spec.get("templates"):
+        raise ConfigError("scoring.classifiers.templates: the MedEval templates file whose "
+                          "zero-shot abnormality and ambiguity prompts the judge answers")
+    return {**found, "model": model, "decoding": decoding, "templates": spec["templates"]}

@@ -6,7 +6,9 @@ text with upper-case section headers (``FINDINGS:``, ``IMPRESSION:``, ...). The 
 file ``mimic-cxr-2.0.0-chexpert.csv(.gz)`` has ``subject_id, study_id`` and one column per
 observation: ``1.0`` positive, ``0.0`` negative, ``-1.0`` uncertain, empty not mentioned.
 Uncertain and not mentioned map to the settings ``uncertain`` and ``blank`` (default: unknown).
-Credentialed (PhysioNet).
+MIMIC-CXR-JPG's official split ``mimic-cxr-2.0.0-split.csv(.gz)`` (``dicom_id, study_id,
+subject_id, split``; one row per image, ``train`` / ``validate`` / ``test``) gives each study the
+split of its images (``validate`` read as ``validation``). Credentialed (PhysioNet).
 """
 
 from __future__ import annotations
@@ -28,6 +30,10 @@ CHEXPERT_CODES = (
     "Edema", "Consolidation", "Pneumonia", "Atelectasis", "Pneumothorax", "Pleural Effusion",
     "Pleural Other", "Fracture", "Support Devices",
 )
+SPLIT_WHERE = ("PhysioNet MIMIC-CXR-JPG 2.0.0 (credentialed; mimic-cxr-2.0.0-split.csv.gz): "
+               "https://physionet.org/content/mimic-cxr-jpg/2.0.0/")
+#: The split file's values -> MedEval's split names.
+SPLIT_NAMES = {"train": "train", "validate": "validation", "test": "test"}
 _PATH = re.compile(r"^files/p(\d\d)/p(\d{8})/s(\d{8})\.txt$")
 _HEADER = re.compile(r"^\s*([A-Z][A-Z /&,()-]*[A-Z)])\s*:", re.MULTILINE)
 
@@ -120,3 +126,31 @@ def read_chexpert(
 def with_codes(records: list[Record], labels: dict[str, dict[str, str]]) -> list[Record]:
     """Reports with their CheXpert codes (``codes`` None for a study without a label row)."""
     return [{**r, "codes": labels.get(r["study_id"])} for r in records]
+
+
+def read_split(path: Path) -> dict[str, str]:
+    """study_id -> its split (train / validation / test) from the per-image official split
+    file; a study whose images name different splits is an error."""
+    splits: dict[str, tuple[str, int]] = {}
+    for row, raw in read_rows(path, ("dicom_id", "study_id", "subject_id", "split")):
+        study = raw["study_id"].strip()
+        if not study.isdigit():
+            raise DataError(path, row, "study_id", f"{study!r} is not a number")
+        value = raw["split"].strip()
+        if value not in SPLIT_NAMES:
+            raise DataError(path, row, "split",
+                            f"{value!r} is not one of {', '.join(SPLIT_NAMES)}")
+        split = SPLIT_NAMES[value]
+        if study in splits and splits[study][0] != split:
+            first, first_row = splits[study]
+            raise DataError(path, row, "split",
+                            f"study {study} is {value!r} here but {first!r} in row {first_row}: "
+                            "a study's images must share one split")
+        splits.setdefault(study, (split, row))
+    return {study: split for study, (split, _) in splits.items()}
+
+
+def with_split(records: list[Record], splits: dict[str, str]) -> list[Record]:
+    """Reports with the official split of their study (``split`` None when the file has no row
+    for it: the caller's fallback draws one)."""
+    return [{**r, "split": splits.get(r["study_id"])} for r in records]

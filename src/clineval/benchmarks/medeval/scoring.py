@@ -8,8 +8,9 @@ rewriting scores as fractions (0-1); ROUGE and BLEU on 0-100. Settings (``task["
   ``exclude`` (left out of accuracy and F1; the qualified rate shows how many)
 - ``rouge.use_stemmer`` (false); ``bleu``: ``level`` (``corpus``, or ``sentence``: the mean of
   sentence BLEU), ``lowercase`` (false), ``tokenize`` (``13a``)
-- ``classifiers`` (rewriting): ``kind`` (``sklearn``), ``C`` (1.0), ``data`` (the task's data
-  settings, so the judges train on the train split of the same sentences file)
+- ``classifiers`` (rewriting): ``kind`` (``sklearn``: ``C`` (1.0), ``data`` (the task's data
+  settings, so the judges train on the train split of the same sentences file); ``model``:
+  ``model`` (a model config, ``{preset: ...}``), ``decoding`` (``paper``), ``templates``)
 
 With several exemplar draws (``exemplars.draws``) every draw is scored on the validation split;
 the draw with the best validation score (accuracy, per-code accuracy, or BLEU-4 for the
@@ -25,6 +26,7 @@ from pathlib import Path
 from statistics import fmean
 from typing import Any
 
+from clineval.benchmarks.base.judge import judge as judge_model
 from clineval.benchmarks.medeval import classifiers, formats, synthetic
 from clineval.benchmarks.medeval.codes import extract_codes
 from clineval.benchmarks.medeval.examples import LABELS
@@ -170,6 +172,9 @@ def _rewriting(rows: list[Record], scoring: Record) -> Record:
         short = "am" if label == "ambiguous" else "ab"
         part |= {f"acc_{short}_original": acc_before, f"acc_{short}_rewrite": acc_after,
                  f"dacc_{short}": acc_before - acc_after}
+        if clf.answers_off_format:  # a model judge: the share of its answers on format
+            part |= {f"judge_qr_{short}_original": fmean(p is not None for p in before),
+                     f"judge_qr_{short}_rewrite": fmean(p is not None for p in after)}
     return part
 
 
@@ -189,9 +194,11 @@ def _training_sentences(data: Record) -> list[Record]:
     return [r for r in split if r["split"] == "train"]
 
 
-def judges_for(scoring: Record) -> tuple[Callable[[str], Record], Record]:
-    """Per domain group, the ambiguity and abnormality classifiers; and their description."""
+def judges_for(task: Record, scoring: Record) -> tuple[Callable[[str], Record], Record]:
+    """Per domain group, the ambiguity and abnormality judges; and their description."""
     spec = classifiers.settings(scoring)
+    if spec["kind"] == "model":
+        return _model_judges(task, spec)
     data = spec["data"] or {}
     chest = tuple(data.get("chest_domains") or (formats.CHEST,))
     train = _training_sentences(data)
@@ -212,6 +219,22 @@ def judges_for(scoring: Record) -> tuple[Callable[[str], Record], Record]:
         return fitted
 
     return judge, info
+
+
+def _model_judges(task: Record, spec: Record) -> tuple[Callable[[str], Record], Record]:
+    """A model judging both labels in every group, with the sentence tasks' zero-shot prompts
+    (the templates file the workflow checked, ``inputs.judge_templates``, else the setting)."""
+    import yaml
+
+    path = Path((task.get("inputs") or {}).get("judge_templates") or spec["templates"])
+    templates = yaml.safe_load(path.read_text(encoding="utf-8"))
+    model = judge_model(task, spec["model"])
+    extraction = (task.get("scoring") or {}).get("extraction", "lenient")
+    fitted = {label: classifiers.PromptedJudge(label, model, templates, extraction)
+              for label in classifiers.LABEL_FIELDS}
+    info = {"kind": "model", "decoding": spec["decoding"], "judge": model.describe(),
+            "templates": str(path)}
+    return (lambda group: fitted), info
 
 
 # -- the cell ------------------------------------------------------------------------------------
@@ -271,7 +294,7 @@ def score(task: Record, examples: list[Record], generations: list[Record]) -> tu
         raise ValueError(f"a MedEval cell holds one task, these examples hold {sorted(kinds)}")
     kind = kinds.pop() if kinds else "abnormality"
     rows = [_row(e, outputs[e["id"]], scoring) for e in examples]
-    judges, judge_info = judges_for(scoring) if kind == "rewriting" else (None, None)
+    judges, judge_info = judges_for(task, scoring) if kind == "rewriting" else (None, None)
     draws = sorted({r["draw"] for r in rows})
     selection = None
     chosen = 0

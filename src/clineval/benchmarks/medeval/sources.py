@@ -3,7 +3,8 @@
 Sentence tasks read ``data.sentences`` (the sentences CSV). Report tasks read any of
 ``data.reports`` (the reports CSV), ``data.openi`` (Open-i CSV, one XML file or a folder of
 them) and ``data.mimic_cxr`` (MIMIC-CXR's study list; code prediction also needs
-``data.chexpert``). Each source's records get the file's splits or seeded 7:1:2 ones.
+``data.chexpert``; ``data.mimic_cxr_split`` is MIMIC-CXR-JPG's official split file). Each
+source's records get the file's splits or seeded 7:1:2 ones.
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ FORMAT_WHERE = ("your own labelled data in MedEval's input format (docs/medeval.
                 "data of the paper is not public)")
 COMMON_KEYS = {"task", "source", "seed", "split", "chest_domains", "domains", "limit"}
 SENTENCE_KEYS = {"sentences"}
-REPORT_KEYS = {"reports", "openi", "mimic_cxr", "mimic_cxr_root", "chexpert",
+REPORT_KEYS = {"reports", "openi", "mimic_cxr", "mimic_cxr_root", "mimic_cxr_split", "chexpert",
                "chexpert_uncertain", "chexpert_blank", "code_sets"}
 REPORT_SOURCES = ("reports", "openi", "mimic_cxr")
 DEMO_FILES = {
@@ -33,6 +34,7 @@ DEMO_FILES = {
     "openi": "openi/9001.xml",
     "mimic_cxr": "mimic-cxr/cxr-study-list.csv",
     "chexpert": "mimic-cxr/mimic-cxr-2.0.0-chexpert.csv",
+    "mimic_cxr_split": "mimic-cxr/mimic-cxr-2.0.0-split.csv",
 }
 
 
@@ -58,8 +60,8 @@ def check_keys(task_name: str, data: Mapping[str, Any], kind: str) -> None:
 def _demo_names(kind: str) -> tuple[str, ...]:
     if kind in SENTENCE_TASKS:
         return ("sentences",)
-    return ("reports", "mimic_cxr", "chexpert") if kind == "codes" else (
-        "reports", "openi", "mimic_cxr")
+    return ("reports", "mimic_cxr", "chexpert", "mimic_cxr_split") if kind == "codes" else (
+        "reports", "openi", "mimic_cxr", "mimic_cxr_split")
 
 
 def _official(data: Mapping[str, Any], kind: str, task_name: str) -> dict[str, Path]:
@@ -94,6 +96,9 @@ def _official(data: Mapping[str, Any], kind: str, task_name: str) -> dict[str, P
         if kind == "codes" or data.get("chexpert"):
             files["chexpert"] = need("chexpert", "MIMIC-CXR-JPG's CheXpert label CSV",
                                      mimic_cxr.CHEXPERT_WHERE)
+        if data.get("mimic_cxr_split"):
+            files["mimic_cxr_split"] = need("mimic_cxr_split", "MIMIC-CXR-JPG's split CSV",
+                                            mimic_cxr.SPLIT_WHERE)
     return files
 
 
@@ -121,9 +126,11 @@ def write_demo(sources: Mapping[str, Path], seed: int = 0) -> None:
     if "openi" in sources:
         synthetic.write_openi_xml(sources["openi"])
     if "mimic_cxr" in sources:
-        chexpert = sources.get("chexpert") or sources["mimic_cxr"].with_name(
-            Path(DEMO_FILES["chexpert"]).name)
-        synthetic.write_mimic_cxr(sources["mimic_cxr"], chexpert, seed)
+        def beside(name: str) -> Path:
+            return sources.get(name) or sources["mimic_cxr"].with_name(Path(DEMO_FILES[name]).name)
+
+        synthetic.write_mimic_cxr(sources["mimic_cxr"], beside("chexpert"),
+                                  beside("mimic_cxr_split"), seed)
 
 
 def _split(records: list[Record], data: Mapping[str, Any]) -> list[Record]:
@@ -156,6 +163,9 @@ def load_records(kind: str, data: Mapping[str, Any], sources: Mapping[str, Path]
                     data.get("chexpert_uncertain", "unknown"), data.get("chexpert_blank",
                                                                         "unknown"))
                 found = mimic_cxr.with_codes(found, labels)
+            if "mimic_cxr_split" in sources:
+                found = mimic_cxr.with_split(found, mimic_cxr.read_split(
+                    sources["mimic_cxr_split"]))
             records += _split(found, data)
         seen: dict[str, str] = {}
         for record in records:

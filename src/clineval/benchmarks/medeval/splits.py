@@ -25,16 +25,17 @@ def split_sizes(n: int, ratio: Sequence[int]) -> tuple[int, int, int]:
 def assign_splits(
     records: list[Record], seed: int, ratio: Sequence[int] = PAPER_RATIO
 ) -> list[Record]:
-    """Records with ``split`` set: kept when the file gave splits, else drawn per domain.
+    """Records with ``split`` set: a record's own split is kept, the others' are drawn per domain.
 
-    Within a domain, records are ordered by a seeded hash of their id; the first share is train,
-    the next validation, the rest test. Records get ``split_source`` (``file`` or ``seeded``).
+    Among a domain's records without a split, records are ordered by a seeded hash of their id;
+    the first share is train, the next validation, the rest test. (A CSV gives splits in every
+    row or in none; MIMIC-CXR's split file may miss some studies.) Records get ``split_source``
+    (``file`` or ``seeded``).
     """
-    if all(r["split"] for r in records):
-        return [{**r, "split_source": "file"} for r in records]
     by_domain: dict[str, list[Record]] = {}
     for record in records:
-        by_domain.setdefault(record["domain"], []).append(record)
+        if not record["split"]:
+            by_domain.setdefault(record["domain"], []).append(record)
     assigned: dict[str, str] = {}
     for domain_records in by_domain.values():
         ordered = sorted(domain_records, key=lambda r: rank(r["id"], seed))
@@ -44,4 +45,5 @@ def assign_splits(
                 "train" if index < train else "validation" if index < train + validation
                 else "test"
             )
-    return [{**r, "split": assigned[r["id"]], "split_source": "seeded"} for r in records]
+    return [{**r, "split_source": "file"} if r["split"] else
+            {**r, "split": assigned[r["id"]], "split_source": "seeded"} for r in records]

@@ -140,6 +140,8 @@ _FINDINGS: dict[str, tuple[list[_Positive], list[_Negative], str]] = {
 }
 REPORTS_PER_DOMAIN = 10
 MIMIC_STUDIES = 6
+#: The official split file's value of the demo's first studies (the last one is left out).
+MIMIC_SPLITS = ("train", "train", "train", "validate", "test")
 
 
 def _csv(header: tuple[str, ...], rows: list[dict[str, str]]) -> str:
@@ -231,12 +233,14 @@ def write_openi_xml(path: Path) -> None:
 """)
 
 
-def write_mimic_cxr(study_list: Path, chexpert: Path, seed: int) -> None:
-    """A ``files/pXX/pXXXXXXXX/sXXXXXXXX.txt`` tree beside ``study_list``, and CheXpert labels
-    (positive 1.0, negative 0.0, one uncertain -1.0, the rest blank)."""
+def write_mimic_cxr(study_list: Path, chexpert: Path, split: Path, seed: int) -> None:
+    """A ``files/pXX/pXXXXXXXX/sXXXXXXXX.txt`` tree beside ``study_list``, CheXpert labels
+    (positive 1.0, negative 0.0, one uncertain -1.0, the rest blank) and the official split
+    file's layout (one row per image, two images a study; the last study has no row, so it
+    takes the seeded fallback)."""
     rng = random.Random(f"medeval-mimic:{seed}")
     base = study_list.parent
-    listed, labelled = [], []
+    listed, labelled, images = [], [], []
     used: set[str] = set()
     for index in range(MIMIC_STUDIES):
         subject, study = f"1{index:07d}", f"5{index:07d}"
@@ -255,5 +259,9 @@ def write_mimic_cxr(study_list: Path, chexpert: Path, seed: int) -> None:
         if index == 0:
             row["Lung Lesion"] = "-1.0"
         labelled.append(row)
+        if index < len(MIMIC_SPLITS):
+            images += [{"dicom_id": f"{study}-{view}", "study_id": study, "subject_id": subject,
+                        "split": MIMIC_SPLITS[index]} for view in ("pa", "lat")]
     write_text(study_list, _csv(("subject_id", "study_id", "path"), listed))
     write_text(chexpert, _csv(("subject_id", "study_id", *CHEXPERT_CODES), labelled))
+    write_text(split, _csv(("dicom_id", "study_id", "subject_id", "split"), images))

@@ -137,6 +137,16 @@ def _notes(spec: Record, cells: list[Record], tasks: dict[str, Record]) -> list[
     if judges:
         notes.append("ΔAcc judges: scikit-learn TF-IDF + logistic regression classifiers trained "
                      "on the train split (sha256 prefix, train size): " + "; ".join(judges) + ".")
+    models = sorted({
+        f"{info['judge']['name']} ({info['judge']['id']}, revision {info['judge']['revision']}; "
+        f"temperature {info['judge']['sampling']['temperature']}, "
+        f"max {info['judge']['sampling']['max_tokens']} tokens)"
+        for c in cells if (info := c["summary"].get("classifiers") or {}).get("kind") == "model"
+    })
+    if models:
+        notes.append("ΔAcc judge: the model " + "; ".join(models) + " answering the zero-shot "
+                     "abnormality and ambiguity prompts; an off-format answer counts as wrong "
+                     "(the judge's qualified rates are in the cell summaries).")
     chosen = sorted({f"{c['model']}/{c['mode']}: draw {c['summary']['selection']['chosen']}"
                      for c in cells if c["summary"].get("selection")})
     if chosen:
