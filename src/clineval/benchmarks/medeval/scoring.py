@@ -156,6 +156,8 @@ def judge_rewrites(rows: list[Record], judges: Callable[[str], Record]) -> None:
         before, after = clf.predict(originals), clf.predict(rewrites)
         for row, b, a in zip(rows, before, after, strict=True):
             row.setdefault("judged", {})[label] = {"original": b, "rewrite": a}
+            # a model judge can answer off format (None): its qualified rate is reported
+            row["judge_kind"] = "model" if clf.answers_off_format else "classifier"
 
 
 def _rewriting(rows: list[Record], scoring: Record) -> Record:
@@ -172,7 +174,7 @@ def _rewriting(rows: list[Record], scoring: Record) -> Record:
         short = "am" if label == "ambiguous" else "ab"
         part |= {f"acc_{short}_original": acc_before, f"acc_{short}_rewrite": acc_after,
                  f"dacc_{short}": acc_before - acc_after}
-        if clf.answers_off_format:  # a model judge: the share of its answers on format
+        if rows[0].get("judge_kind") == "model":  # the share of its answers on format
             part |= {f"judge_qr_{short}_original": fmean(p is not None for p in before),
                      f"judge_qr_{short}_rewrite": fmean(p is not None for p in after)}
     return part
