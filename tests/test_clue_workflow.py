@@ -193,7 +193,7 @@ def test_a_long_prompt_is_cut_in_its_documents_only(tmp_path):
     ident = p.identities["tiny_llama/clue_longhealth_task2/one_shot/requests"]["identity"]
     ident = {**ident, "model_limits": {**ident["model_limits"], "max_model_len": 1500}}
 
-    def count(messages: list[dict[str, str]]) -> int:
+    def count(messages: list[dict[str, str]], completion: bool = False) -> int:
         return sum(len(m["content"]) for m in messages) // 2
 
     fitted = fit_requests(get_benchmark("clue"), ident, examples[:2], [], count)
