@@ -1,5 +1,6 @@
-# clineval: models x tasks x modes -> one artifact chain per cell -> tables.
-# Usage: snakemake all_tables            (the grid of conf/config.yaml; `demo` by default)
+# clineval: models x tasks x modes -> one artifact chain per cell -> tables and figures.
+# Usage: snakemake all_tables            (the grid of conf/config.yaml; `demo` by default;
+#                                         its tables and their figures)
 #        snakemake all_tables --config overrides="grid=medcalc_paper tasks.medcalc.data.path=..."
 #        snakemake results/tables/medcalc_table2.md     (one table and only what it needs)
 
@@ -10,12 +11,19 @@ include: "rules/prompts.smk"
 include: "rules/generate.smk"
 include: "rules/score.smk"
 include: "rules/tables.smk"
+include: "rules/figures.smk"
 
 
 rule all_tables:
     input:
         all_table_outputs(),
+        all_figure_outputs(),
     default_target: True
+
+
+rule all_figures:
+    input:
+        all_figure_outputs(),
 
 
 rule all_data:

@@ -61,6 +61,7 @@ wildcard_constraints:
     task="[^/]+",
     mode="[^/]+",
     table="[^/.]+",
+    figure="[^/.]+",
 
 
 def identity(kind):
@@ -73,6 +74,8 @@ def identity(kind):
             return str(PLAN.identity_file("models", wildcards.model))
         if kind == "table":
             return str(PLAN.identity_file("tables", wildcards.table))
+        if kind == "figure":
+            return str(PLAN.identity_file("figures", wildcards.figure))
         return str(PLAN.identity_file(wildcards.model, wildcards.task, wildcards.mode, kind))
 
     return find
@@ -80,6 +83,10 @@ def identity(kind):
 
 def all_table_outputs():
     return [str(p) for name in PLAN.tables for p in PLAN.table_outputs(name)]
+
+
+def all_figure_outputs():
+    return [str(p) for name in PLAN.figures for p in PLAN.figure_outputs(name)]
 
 
 def all_outputs(phase):
@@ -104,6 +111,11 @@ def derived(task):
 
 def table_summaries(wildcards):
     return [str(PLAN.artifact("scores", c, ".json")) for c in PLAN.tables[wildcards.table]]
+
+
+def figure_tables(wildcards):
+    """The CSV and statistics of the tables a figure draws from."""
+    return [str(p) for p in PLAN.figure_inputs(wildcards.figure)]
 
 
 def table_rows(wildcards):

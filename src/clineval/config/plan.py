@@ -14,6 +14,7 @@ import logging
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
+from importlib.metadata import version
 from pathlib import Path
 from typing import Any
 
@@ -36,6 +37,8 @@ DISPLAY_KEYS = ("display_name", "size", "smoke", "resources")
 #: task's scoring jobs (``resources``), which change no file at all.
 NOT_IN_REQUESTS = ("scoring", "resources")
 MODEL_BUILDER_VERSION = "1"
+#: Version of the figure drawing code (clineval.figures): bump when it draws differently.
+FIGURES_VERSION = "1"
 
 
 @dataclass(frozen=True, order=True)
@@ -66,6 +69,8 @@ class Plan:
     skipped: dict[str, str] = field(default_factory=dict)
     #: sha256 of sources and scoring inputs, reused while size and mtime are unchanged.
     file_hashes: FileHashCache | None = None
+    #: Figures to draw: figure -> the tables it reads (all of them built by this plan).
+    figures: dict[str, list[str]] = field(default_factory=dict)
 
     # -- paths -------------------------------------------------------------------------------
     def identity_file(self, *parts: str) -> Path:
@@ -165,13 +170,22 @@ class Plan:
         return [self.results / "tables" / f"{table}.{ext}"
                 for ext in ("csv", "md", "tex", "stats.json", "stats.md")]
 
+    def figure_outputs(self, figure: str) -> list[Path]:
+        """The figure's PNG and SVG."""
+        return [self.results / "figures" / f"{figure}.{ext}" for ext in ("png", "svg")]
+
+    def figure_inputs(self, figure: str) -> list[Path]:
+        """The table files a figure reads: each table's CSV and statistics."""
+        return [self.results / "tables" / f"{table}.{ext}"
+                for table in self.figures[figure] for ext in ("csv", "stats.json")]
+
     def metrics_file(self, table: str) -> Path:
         """The table's headline numbers per cell, for ``dvc metrics``."""
         return self.results / "tables" / f"{table}.metrics.json"
 
     def record_file(self, kind: str, key: str) -> Path:
         """The provenance record of an artifact (``kind``: data, model, requests, generation,
-        scores, table; ``key``: a task, model, cell path or table name)."""
+        scores, table, figure; ``key``: a task, model, cell path, table or figure name)."""
         match kind:
             case "data":
                 return self.data_root / "derived" / key / "provenance.json"
@@ -183,6 +197,8 @@ class Plan:
                 return self.results / "generations" / f"{key}.meta.json"
             case "table":
                 return prov_path(self.results / "tables" / f"{key}.csv")
+            case "figure":
+                return prov_path(self.results / "figures" / f"{key}.png")
         raise ValueError(f"no provenance record for kind {kind!r}")
 
     def credentialed(self, task: str) -> bool:
@@ -353,9 +369,26 @@ def build_plan(
     if keep_tables is not None:  # the selected tables' cells only
         shown_cells = {c for table in tables.values() for c in table}
         cells = [c for c in cells if c in shown_cells]
-    plan = Plan(conf_dir, results, data_root, cfg, cells, tables, skipped=skipped)
+    plan = Plan(conf_dir, results, data_root, cfg, cells, tables, skipped=skipped,
+                figures=_figures(cfg, tables))
     _compute_identities(plan)
     return plan
+
+
+def _figures(cfg: dict[str, Any], tables: dict[str, list[Cell]]) -> dict[str, list[str]]:
+    """The selected figures whose tables are all built -> those tables."""
+    keep = (cfg["grid"].get("select") or {}).get("figures")
+    figures = {}
+    for name, spec in (cfg.get("figures") or {}).items():
+        if keep is not None and name not in keep:
+            continue
+        missing = [t for t in spec["tables"] if t not in tables]
+        if missing:
+            log.info("figure %s is not drawn: table(s) %s are not built", name,
+                     ", ".join(missing))
+        else:
+            figures[name] = list(spec["tables"])
+    return figures
 
 
 def _scoring_input_hashes(plan: Plan, task: str, hashes: FileHashCache) -> dict[str, Any]:
@@ -504,3 +537,20 @@ def _compute_identities(plan: Plan) -> None:
             },
         }
         ids[f"tables/{name}"] = _with_sha(content)
+    for name, shown in plan.figures.items():
+        used = sorted({c.model for t in shown for c in plan.tables[t]})
+        tasks = sorted({c.task for t in shown for c in plan.tables[t]})
+        modes = sorted({c.mode for t in shown for c in plan.tables[t]})
+        content = {
+            "kind": "figure",
+            "figure": name,
+            "credentialed": any(ids[f"tables/{t}"]["identity"]["credentialed"] for t in shown),
+            "spec": cfg["figures"][name],
+            "tables": {t: ids[f"tables/{t}"]["sha"] for t in shown},
+            "models": {m: {k: cfg["models"][m].get(k) for k in ("display_name", "smoke")}
+                       for m in used},
+            "tasks": {t: cfg["tasks"][t].get("display_name") for t in tasks},
+            "modes": {m: cfg["modes"][m]["description"] for m in modes},
+            "drawing": {"version": FIGURES_VERSION, "matplotlib": version("matplotlib")},
+        }
+        ids[f"figures/{name}"] = _with_sha(content)

@@ -26,7 +26,7 @@ from clineval.provenance.hashing import sha256_file
 from clineval.provenance.location import located, portable
 
 SCHEMA = "clineval.provenance/1"
-KINDS = ("demo", "data", "model", "requests", "generation", "scores", "table")
+KINDS = ("demo", "data", "model", "requests", "generation", "scores", "table", "figure")
 
 Record = dict[str, Any]
 

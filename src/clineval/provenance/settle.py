@@ -71,6 +71,14 @@ def jobs(plan: Plan) -> Iterator[Job]:
             [*plan.table_outputs(name), plan.metrics_file(name), record],
             [(record, plan.identities[f"tables/{name}"]["sha"])],
         )
+    for name in plan.figures:
+        record = plan.record_file("figure", name)
+        yield Job(
+            f"figure {name}",
+            [plan.identity_file("figures", name), *plan.figure_inputs(name)],
+            [*plan.figure_outputs(name), record],
+            [(record, plan.identities[f"figures/{name}"]["sha"])],
+        )
 
 
 def _requests_job(plan: Plan, model: str, bench: str) -> Job:
