@@ -34,9 +34,10 @@ def grouped_bars(ax: Axes, categories: Sequence[tuple[Key, str]],
             ax.errorbar([x for x, _ in ci], [v.value for _, v in ci],
                         yerr=[[v.value - v.low for _, v in ci], [v.high - v.value for _, v in ci]],
                         fmt="none", ecolor="black", elinewidth=0.8, capsize=2)
-    ax.set_xticks(range(len(categories)), [label for _, label in categories],
-                  rotation=30 if len(categories) > 4 else 0,
-                  ha="right" if len(categories) > 4 else "center")
+    labels = [label for _, label in categories]
+    crowded = sum(len(line) for label in labels for line in label.split("\n")[:1]) > 40
+    ax.set_xticks(range(len(categories)), labels, rotation=30 if crowded else 0,
+                  ha="right" if crowded else "center")
 
 
 def notes_of(values: Sequence[Value]) -> list[str]:
