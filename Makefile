@@ -28,9 +28,9 @@ $(VENV)/.installed: pyproject.toml
 	touch $@
 
 demo: setup
-	$(BIN)/snakemake --cores $(CORES)
-	$(BIN)/snakemake --report results/report.html
-	@echo "Tables: results/tables/"; ls results/tables
+	$(BIN)/snakemake all_tables --cores $(CORES)
+	$(BIN)/snakemake all_tables --report results/report.html
+	@echo "Tables: results/tables/ Figures: results/figures/"
 	@echo "Report: results/report/index.html (self-contained), results/report.html (Snakemake's)"
 
 test: setup

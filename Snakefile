@@ -1,7 +1,6 @@
-# clineval: models x tasks x modes -> one artifact chain per cell -> tables.
-# Usage: snakemake                       (tables and report of conf/config.yaml's grid; `demo`)
-#        snakemake all_tables            (the tables only)
-#        snakemake --report results/report.html   (Snakemake's report of a finished run)
+# clineval: models x tasks x modes -> one artifact chain per cell -> tables, figures, report.
+# Usage: snakemake all_tables            (the grid of conf/config.yaml; `demo` by default: its
+#                                         tables, their figures and the HTML report)
 #        snakemake all_tables --config overrides="grid=medcalc_paper tasks.medcalc.data.path=..."
 #        snakemake results/tables/medcalc_table2.md     (one table and only what it needs)
 
@@ -12,22 +11,24 @@ include: "rules/prompts.smk"
 include: "rules/generate.smk"
 include: "rules/score.smk"
 include: "rules/tables.smk"
+include: "rules/figures.smk"
 include: "rules/report.smk"
 
 
 report: "report/workflow.rst"
 
 
-rule all:
+rule all_tables:
     input:
         all_table_outputs(),
+        all_figure_outputs(),
         report_outputs(),
     default_target: True
 
 
-rule all_tables:
+rule all_figures:
     input:
-        all_table_outputs(),
+        all_figure_outputs(),
 
 
 rule all_data:

@@ -63,6 +63,7 @@ wildcard_constraints:
     task="[^/]+",
     mode="[^/]+",
     table="[^/.]+",
+    figure="[^/.]+",
 
 
 def identity(kind):
@@ -75,6 +76,8 @@ def identity(kind):
             return str(PLAN.identity_file("models", wildcards.model))
         if kind == "table":
             return str(PLAN.identity_file("tables", wildcards.table))
+        if kind == "figure":
+            return str(PLAN.identity_file("figures", wildcards.figure))
         return str(PLAN.identity_file(wildcards.model, wildcards.task, wildcards.mode, kind))
 
     return find
@@ -102,14 +105,22 @@ def report_command(wildcards, output):
     return " ".join([*parts, f"--out {output.html} --record {output.record}"])
 
 
-def table_category(wildcards):
-    """Snakemake report category of a table: its benchmark (the leaderboard its own)."""
+def report_category(wildcards):
+    """Snakemake report category of a table or figure: its benchmark (the leaderboard's own)."""
+    if "figure" in wildcards.keys():
+        return section_title(PLAN.figure_section(wildcards.figure))
     return section_title(PLAN.table_section(wildcards.table))
 
 
-def table_caption_field(key):
-    """Input function: a table spec's title or caption, escaped for the RST caption."""
-    return lambda wildcards: rst_escape(PLAN.cfg["tables"][wildcards.table][key])
+def caption_field(group, key):
+    """Input function: a table's or figure's (``group``: tables, figures) title or caption,
+    escaped for the RST caption."""
+    wildcard = group.removesuffix("s")
+    return lambda wildcards: rst_escape(PLAN.cfg[group][getattr(wildcards, wildcard)][key])
+
+
+def all_figure_outputs():
+    return [str(p) for name in PLAN.figures for p in PLAN.figure_outputs(name)]
 
 
 def all_outputs(phase):
@@ -134,6 +145,11 @@ def derived(task):
 
 def table_summaries(wildcards):
     return [str(PLAN.artifact("scores", c, ".json")) for c in PLAN.tables[wildcards.table]]
+
+
+def figure_tables(wildcards):
+    """The CSV and statistics of the tables a figure draws from."""
+    return [str(p) for p in PLAN.figure_inputs(wildcards.figure)]
 
 
 def table_rows(wildcards):

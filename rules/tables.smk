@@ -16,14 +16,14 @@ rule table:
     output:
         csv=report(
             f"{RESULTS}/tables/{{table}}.csv",
-            caption="../report/table.rst",
-            category=table_category,
+            caption="../report/caption.rst",
+            category=report_category,
             labels={"table": "{table}", "format": "CSV (tidy numbers)"},
         ),
         md=report(
             f"{RESULTS}/tables/{{table}}.md",
-            caption="../report/table.rst",
-            category=table_category,
+            caption="../report/caption.rst",
+            category=report_category,
             labels={"table": "{table}", "format": "Markdown (the paper's layout)"},
         ),
         tex=f"{RESULTS}/tables/{{table}}.tex",
@@ -32,8 +32,8 @@ rule table:
         metrics=f"{RESULTS}/tables/{{table}}.metrics.json",
         record=f"{RESULTS}/tables/{{table}}.prov.json",
     params:
-        title=table_caption_field("title"),
-        caption=table_caption_field("caption"),
+        title=caption_field("tables", "title"),
+        caption=caption_field("tables", "caption"),
     log:
         f"{LOGS}/tables/{{table}}.log",
     conda:

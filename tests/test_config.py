@@ -142,7 +142,8 @@ def test_sampling_change_touches_only_that_models_cells(tmp_path):
 
 def test_table_only_change_touches_only_the_table(tmp_path):
     changed = _changed(plan(tmp_path), plan(tmp_path, "tables.medcalc_table2.decimals=1"))
-    assert changed == {"tables/medcalc_table2", "report/index"}  # the report shows the table
+    assert changed == {"tables/medcalc_table2", "figures/medcalc_bars", "figures/medcalc_modes",
+                       "report/index"}  # the figures drawn from the table; the report shows all
 
 
 def test_template_change_touches_requests_downstream(tmp_path):
@@ -157,7 +158,7 @@ def test_identity_files_are_content_addressed_and_written_once(tmp_path):
     assert p.write_identities() == len(p.identities)
     assert plan(tmp_path).write_identities() == 0
     changed = plan(tmp_path, "tables.medcalc_table2.decimals=1")
-    assert changed.write_identities() == 2  # the table's and the report's
+    assert changed.write_identities() == 4  # the table, its two figures and the report
     old, new = (
         p.identity_file("tables", "medcalc_table2"),
         changed.identity_file("tables", "medcalc_table2"),

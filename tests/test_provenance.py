@@ -497,7 +497,8 @@ def test_credentialed_outputs_stay_off_the_remote(demo_plan) -> None:
     kept = {p for p, options in found.items() if options.get("push") is False}
     assert kept == {p for p in found
                     if "clue_mednli" in Path(p).parts
-                    or Path(p).name.startswith(("clue_table3.", "leaderboard."))
+                    or Path(p).name.startswith(("clue_table3.", "leaderboard.", "clue_bars.",
+                                                "clue_levels."))
                     or p == "results/report"}  # the report shows those tables
     assert {"data/derived/clue_mednli", "results/generations/clue_baseline/clue_mednli",
             "results/scores/tiny_llama/clue_mednli", "results/tables/clue_table3.md",

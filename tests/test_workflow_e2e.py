@@ -24,6 +24,11 @@ DEMO_TABLES = ("clibench_table3", "clibench_table4", "clue_table3", "leaderboard
                "medeval_table2", "medeval_table3", "medeval_table4", "medeval_table5",
                "medeval_table7")
 BENCHMARKS = ("clibench", "clue", "medcalc", "meddisk", "medeval")
+#: The demo grid's figures, and those drawn from medcalc_table2 and from clue_table3.
+DEMO_FIGURES = ("clibench_bars", "clibench_levels", "clue_bars", "clue_levels", "medcalc_bars",
+                "medcalc_modes", "meddisk_aspects", "meddisk_bars", "medeval_bars")
+MEDCALC_FIGURES = 2
+CLUE_FIGURES = 2
 
 
 def test_demo_writes_every_table_format(demo):
@@ -82,7 +87,8 @@ def test_a_comparisons_block_writes_paired_tests_and_reruns_only_the_table(demo)
     overrides = ("+tables.medcalc_table2.comparisons.reference=oracle "
                  "+tables.medcalc_table2.comparisons.correction=holm "
                  "+tables.medcalc_table2.uncertainty=both")
-    assert planned_jobs(demo, overrides) == {"table": 1, "all_tables": 1}
+    assert planned_jobs(demo, overrides) == {"table": 1, "figure": MEDCALC_FIGURES,
+                                             "all_tables": 1}
     assert snakemake(demo, "all_tables", overrides=overrides).returncode == 0
     stats = json.loads((demo / "results/tables/medcalc_table2.stats.json").read_text())
     found = {(c["a"], c["b"], c["mode"], c["metric"]): c for c in stats["comparisons"]}
@@ -177,20 +183,43 @@ def test_sampling_change_reruns_only_that_models_generation_and_scoring(demo):
     # job, scores: one requests and one scoring job per benchmark; every table shows tiny_llama
     assert jobs == {
         **{f"{step}_{bench}": 1 for step in ("requests", "score") for bench in BENCHMARKS},
-        "generate_tiny_llama": 1, "table": len(DEMO_TABLES), "all_tables": 1,
+        "generate_tiny_llama": 1, "table": len(DEMO_TABLES), "figure": len(DEMO_FIGURES),
+        "all_tables": 1,
     }
     assert planned_jobs(demo) == {}  # a dry run with other settings leaves nothing stale
 
 
 def test_table_only_change_reruns_only_the_table(demo):
     overrides = "tables.medcalc_table2.decimals=1"
-    assert planned_jobs(demo, overrides) == {"table": 1, "all_tables": 1}
+    assert planned_jobs(demo, overrides) == {"table": 1, "figure": MEDCALC_FIGURES,
+                                             "all_tables": 1}
     gens = sorted((demo / "results/generations").rglob("*.jsonl"))
     before = {p: p.stat().st_mtime_ns for p in gens}
     done = snakemake(demo, "all_tables", overrides=overrides)
     assert done.returncode == 0, done.stderr[-3000:]
     assert {p: p.stat().st_mtime_ns for p in gens} == before
     assert "| 100.0 ± 0.00 |" in (demo / "results/tables/medcalc_table2.md").read_text()
+
+
+def test_a_figure_only_change_redraws_that_figure_and_nothing_else(demo):
+    assert snakemake(demo, "all_tables").returncode == 0  # back to the default settings
+    figures = demo / "results" / "figures"
+    assert sorted(p.name for p in figures.iterdir()) == [
+        f"{name}.{ext}" for name in DEMO_FIGURES for ext in ("png", "prov.json", "svg")]
+    overrides = "figures.clue_levels.title=Other"
+    assert planned_jobs(demo, overrides) == {"figure": 1, "all_tables": 1}
+    before = {p: p.read_bytes() for p in figures.iterdir()}
+    scored = {p: p.stat().st_mtime_ns for p in (demo / "results").glob("*/*/*/*.json*")}
+    done = snakemake(demo, "all_tables", overrides=overrides)
+    assert done.returncode == 0, done.stderr[-3000:]
+    changed = {p.name for p, data in before.items() if p.read_bytes() != data}
+    assert changed == {"clue_levels.png", "clue_levels.svg", "clue_levels.prov.json"}
+    assert {p: p.stat().st_mtime_ns for p in scored} == scored
+    checked = audit(demo, overrides)
+    assert checked.returncode == 0, checked.stdout + checked.stderr
+    assert "ok      clue_levels: figure" in checked.stdout
+    assert snakemake(demo, "all_tables").returncode == 0
+    assert {p: p.read_bytes() for p in figures.iterdir()} == before  # drawn again identically
 
 
 def test_unknown_model_stops_before_any_job(tmp_path):
@@ -249,7 +278,8 @@ def test_a_scoring_change_reruns_its_jobs_and_keeps_the_other_cells_bytes(demo):
     assert snakemake(demo, "all_tables").returncode == 0  # back to the default settings
     overrides = "tasks.clue_meqsum.scoring.rouge.use_stemmer=true"
     # MeQSum's cells of tiny_llama and clue_baseline: each model's one CLUE scoring job
-    assert planned_jobs(demo, overrides) == {"score_clue": 2, "table": 2, "all_tables": 1}
+    assert planned_jobs(demo, overrides) == {"score_clue": 2, "table": 2,
+                                             "figure": CLUE_FIGURES, "all_tables": 1}
     scores = demo / "results" / "scores"
     clue = {p: p.read_bytes() for p in scores.glob("*/clue_*/*")}
     medcalc = {p: p.stat().st_mtime_ns for p in scores.glob("*/medcalc/*")}
@@ -266,7 +296,8 @@ def test_a_scoring_change_reruns_its_jobs_and_keeps_the_other_cells_bytes(demo):
 
 def test_a_table_over_rows_reads_them_and_the_audit_follows(demo):
     overrides = "+tables.medcalc_table2.rows=true"
-    assert planned_jobs(demo, overrides) == {"table": 1, "all_tables": 1}
+    assert planned_jobs(demo, overrides) == {"table": 1, "figure": MEDCALC_FIGURES,
+                                             "all_tables": 1}
     assert snakemake(demo, "all_tables", overrides=overrides).returncode == 0
     record = json.loads((demo / "results/tables/medcalc_table2.prov.json").read_text())
     rows = {role: e["path"] for role, e in record["inputs"].items() if role.endswith(":rows")}

@@ -63,6 +63,12 @@ def _step_parsers(sub: argparse._SubParsersAction) -> None:
                    help="one figure's PNG (repeat per figure)")
     p.add_argument("--out", type=Path, required=True, help="the HTML page to write")
     p.add_argument("--record", type=Path, required=True, help="provenance record to write")
+    p = steps.add_parser("figure", help="draw a figure from its tables (PNG and SVG)")
+    p.add_argument("--identity", type=Path, required=True)
+    p.add_argument("--tables", type=Path, nargs="+", required=True,
+                   help="each table's CSV and stats.json")
+    p.add_argument("--out", type=Path, nargs=2, required=True, metavar=("PNG", "SVG"))
+    p.add_argument("--record", type=Path, required=True, help="provenance record to write")
 
 
 def _run_step(args: argparse.Namespace) -> None:
@@ -100,6 +106,8 @@ def _run_step(args: argparse.Namespace) -> None:
 
             report(args.identity, {n: Path(p) for n, p in args.table},
                    {n: Path(p) for n, p in args.figure}, args.out, args.record)
+        case "figure":
+            steps.figure(args.identity, args.tables, args.out, args.record)
 
 
 def _dvc(args: argparse.Namespace) -> int:
@@ -177,8 +185,10 @@ def build_parser(argv_command: str | None = None) -> argparse.ArgumentParser:
         if name == "write":
             p.add_argument("--dvc-yaml", type=Path, default=Path("dvc.yaml"))
     audit = sub.add_parser(
-        "audit", help="check tables against scores, generations, requests and data by hashes")
-    audit.add_argument("tables", nargs="*", help="tables to audit (default: every table)")
+        "audit", help="check tables against scores, generations, requests and data by hashes "
+                      "(and figures against their tables)")
+    audit.add_argument("tables", nargs="*",
+                       help="tables or figures to audit (default: every table and figure)")
     audit.add_argument("--overrides", default="", help='Hydra overrides, e.g. "grid=demo"')
     audit.add_argument("--conf", type=Path, default=Path("conf"))
     audit.add_argument("--results", type=Path, default=Path("results"))

@@ -9,18 +9,20 @@ import tempfile
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, TextIO
+from typing import IO, Any, TextIO
 
 from clineval.errors import DataError
 
 
 @contextmanager
-def atomic_writer(path: Path) -> Iterator[TextIO]:
-    """Write text to a temporary file beside ``path`` and move it in place on success."""
+def atomic_writer(path: Path, binary: bool = False) -> Iterator[IO[Any]]:
+    """Write text (bytes when ``binary``) to a temporary file beside ``path`` and move it in
+    place on success."""
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as handle:
+        with (os.fdopen(fd, "wb") if binary
+              else os.fdopen(fd, "w", encoding="utf-8", newline="\n")) as handle:
             yield handle
             handle.flush()
             os.fsync(handle.fileno())
@@ -33,6 +35,11 @@ def atomic_writer(path: Path) -> Iterator[TextIO]:
 def write_text(path: Path, text: str) -> None:
     with atomic_writer(path) as handle:
         handle.write(text)
+
+
+def write_bytes(path: Path, data: bytes) -> None:
+    with atomic_writer(path, binary=True) as handle:
+        handle.write(data)
 
 
 def json_text(obj: Any) -> str:

@@ -14,6 +14,7 @@ import logging
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
+from importlib.metadata import version
 from pathlib import Path
 from typing import Any
 
@@ -41,6 +42,8 @@ NOT_IN_REQUESTS = ("scoring", "resources")
 MODEL_BUILDER_VERSION = "1"
 #: Table spec keys that only the reports show: part of the report's identity, not the table's.
 REPORT_ONLY = ("caption",)
+#: Version of the figure drawing code (clineval.figures): bump when it draws differently.
+FIGURES_VERSION = "1"
 
 
 @dataclass(frozen=True, order=True)
@@ -71,9 +74,8 @@ class Plan:
     skipped: dict[str, str] = field(default_factory=dict)
     #: sha256 of sources and scoring inputs, reused while size and mtime are unchanged.
     file_hashes: FileHashCache | None = None
-    #: Figure name -> spec (``title``, ``caption``, ...): the figures the report shows, each
-    #: drawn to ``results/figures/<name>.png``. Empty until the grid has figures.
-    figures: dict[str, dict[str, Any]] = field(default_factory=dict)
+    #: Figures to draw: figure -> the tables it reads (all of them built by this plan).
+    figures: dict[str, list[str]] = field(default_factory=dict)
 
     # -- paths -------------------------------------------------------------------------------
     def identity_file(self, *parts: str) -> Path:
@@ -186,6 +188,15 @@ class Plan:
         return [self.results / "tables" / f"{table}.{ext}"
                 for ext in ("csv", "md", "tex", "stats.json", "stats.md")]
 
+    def figure_outputs(self, figure: str) -> list[Path]:
+        """The figure's PNG and SVG."""
+        return [self.results / "figures" / f"{figure}.{ext}" for ext in ("png", "svg")]
+
+    def figure_inputs(self, figure: str) -> list[Path]:
+        """The table files a figure reads: each table's CSV and statistics."""
+        return [self.results / "tables" / f"{table}.{ext}"
+                for table in self.figures[figure] for ext in ("csv", "stats.json")]
+
     def metrics_file(self, table: str) -> Path:
         """The table's headline numbers per cell, for ``dvc metrics``."""
         return self.results / "tables" / f"{table}.metrics.json"
@@ -203,14 +214,12 @@ class Plan:
                                                   self.table_section(t), t))
 
     def figure_section(self, figure: str) -> str:
-        """The report section of a figure: that of the first table it draws from (its spec's
-        ``tables`` or ``table``) that the grid builds, else ``figures``."""
-        spec = self.figures[figure]
-        drawn = spec.get("tables") or ([spec["table"]] if spec.get("table") else [])
-        return next((self.table_section(t) for t in drawn if t in self.tables), "figures")
+        """The report section of a figure: that of the first table it draws from."""
+        return self.table_section(self.figures[figure][0])
 
     def figure_file(self, figure: str) -> Path:
-        return self.results / "figures" / f"{figure}.png"
+        """The figure's PNG: what the HTML report embeds."""
+        return self.figure_outputs(figure)[0]
 
     def report_file(self) -> Path:
         """The self-contained HTML report of the grid's tables and figures."""
@@ -218,8 +227,8 @@ class Plan:
 
     def record_file(self, kind: str, key: str) -> Path:
         """The provenance record of an artifact (``kind``: data, model, requests, generation,
-        scores, table, report; ``key``: a task, model, cell path or table name; the report's
-        is ignored)."""
+        scores, table, figure, report; ``key``: a task, model, cell path, table or figure name;
+        the report's is ignored)."""
         match kind:
             case "data":
                 return self.data_root / "derived" / key / "provenance.json"
@@ -233,6 +242,8 @@ class Plan:
                 return prov_path(self.results / "tables" / f"{key}.csv")
             case "report":
                 return self.results / "report" / "provenance.json"
+            case "figure":
+                return prov_path(self.results / "figures" / f"{key}.png")
         raise ValueError(f"no provenance record for kind {kind!r}")
 
     def credentialed(self, task: str) -> bool:
@@ -403,9 +414,26 @@ def build_plan(
     if keep_tables is not None:  # the selected tables' cells only
         shown_cells = {c for table in tables.values() for c in table}
         cells = [c for c in cells if c in shown_cells]
-    plan = Plan(conf_dir, results, data_root, cfg, cells, tables, skipped=skipped)
+    plan = Plan(conf_dir, results, data_root, cfg, cells, tables, skipped=skipped,
+                figures=_figures(cfg, tables))
     _compute_identities(plan)
     return plan
+
+
+def _figures(cfg: dict[str, Any], tables: dict[str, list[Cell]]) -> dict[str, list[str]]:
+    """The selected figures whose tables are all built -> those tables."""
+    keep = (cfg["grid"].get("select") or {}).get("figures")
+    figures = {}
+    for name, spec in (cfg.get("figures") or {}).items():
+        if keep is not None and name not in keep:
+            continue
+        missing = [t for t in spec["tables"] if t not in tables]
+        if missing:
+            log.info("figure %s is not drawn: table(s) %s are not built", name,
+                     ", ".join(missing))
+        else:
+            figures[name] = list(spec["tables"])
+    return figures
 
 
 def _scoring_input_hashes(plan: Plan, task: str, hashes: FileHashCache) -> dict[str, Any]:
@@ -585,6 +613,23 @@ def _compute_identities(plan: Plan) -> None:
             },
         }
         ids[f"tables/{name}"] = _with_sha(content)
+    for name, shown in plan.figures.items():
+        used = sorted({c.model for t in shown for c in plan.tables[t]})
+        tasks = sorted({c.task for t in shown for c in plan.tables[t]})
+        modes = sorted({c.mode for t in shown for c in plan.tables[t]})
+        content = {
+            "kind": "figure",
+            "figure": name,
+            "credentialed": any(ids[f"tables/{t}"]["identity"]["credentialed"] for t in shown),
+            "spec": cfg["figures"][name],
+            "tables": {t: ids[f"tables/{t}"]["sha"] for t in shown},
+            "models": {m: {k: cfg["models"][m].get(k) for k in ("display_name", "smoke")}
+                       for m in used},
+            "tasks": {t: cfg["tasks"][t].get("display_name") for t in tasks},
+            "modes": {m: cfg["modes"][m]["description"] for m in modes},
+            "drawing": {"version": FIGURES_VERSION, "matplotlib": version("matplotlib")},
+        }
+        ids[f"figures/{name}"] = _with_sha(content)
     if plan.tables:
         ids["report/index"] = _with_sha(_report_identity(plan))
 
@@ -606,9 +651,11 @@ def _report_identity(plan: Plan) -> dict[str, Any]:
         "credentialed": any(ids[f"tables/{t}"]["identity"]["credentialed"] for t in plan.tables),
         "tables": tables,
         "figures": {
-            name: {"title": spec["title"], "caption": spec["caption"],
-                   "section": plan.figure_section(name)}
-            for name, spec in sorted(plan.figures.items())
+            name: {"title": cfg["figures"][name]["title"],
+                   "caption": cfg["figures"][name]["caption"],
+                   "section": plan.figure_section(name),
+                   "identity": ids[f"figures/{name}"]["sha"]}
+            for name in sorted(plan.figures)
         },
         "smoke_models": sorted(m for m in models if cfg["models"][m].get("smoke")),
     }

@@ -9,6 +9,7 @@ from typing import Any
 from clineval.benchmarks import BENCHMARKS
 from clineval.config.compose import ConfigError, available
 from clineval.config.prompt_kind import KINDS as PROMPT_KINDS
+from clineval.figures import spec as figure_spec
 from clineval.inference.openai_backend import CLIENT_DEFAULTS
 from clineval.inference.vllm_backend import ENGINE_DEFAULTS as VLLM_ENGINE_DEFAULTS
 from clineval.tables import statistics
@@ -201,13 +202,15 @@ def validate(cfg: Mapping[str, Any], conf_dir: Path) -> None:
             _names("modes in conf/mode", available(conf_dir, "mode")),
         )
     select = cfg["grid"].get("select") or {}
-    unknown_select = sorted(set(select) - {"models", "tasks", "modes", "tables"})
+    figures = cfg.get("figures") or {}
+    unknown_select = sorted(set(select) - {"models", "tasks", "modes", "tables", "figures"})
     if unknown_select:
         raise ConfigError(f"unknown key(s) {', '.join(unknown_select)} in grid.select; "
-                          "allowed: models, tasks, modes, tables")
-    if select.get("tables") is not None:
-        _unknown("table(s) in grid.select.tables", select["tables"], list(tables),
-                 _names("tables in this grid", list(tables)))
+                          "allowed: models, tasks, modes, tables, figures")
+    for group, defined in (("tables", tables), ("figures", figures)):
+        if select.get(group) is not None:
+            _unknown(f"{group[:-1]}(s) in grid.select.{group}", select[group], list(defined),
+                     _names(f"{group} in this grid", list(defined)))
     for group, defined in (("models", models), ("tasks", tasks), ("modes", modes)):
         chosen = select.get(group)
         if chosen is not None:
@@ -241,3 +244,8 @@ def validate(cfg: Mapping[str, Any], conf_dir: Path) -> None:
             statistics.settings(table, list(models), list(models))
         except ValueError as err:
             raise ConfigError(f"{where}: {err}") from err
+    for name, figure in figures.items():
+        try:
+            figure_spec.check(f"figures.{name}", figure, list(tables), list(models), list(modes))
+        except ValueError as err:
+            raise ConfigError(str(err)) from err

@@ -9,7 +9,9 @@ reported (the file, what was recorded, what is there now):
 A link holds when the downstream record names the plan's identity for its artifact and the
 sha256 it recorded for each file equals the file's sha256 now. Then the scores are recomputed
 from the stored generations and compared with the stored rows and summaries, and the table is
-re-rendered from the stored summaries and compared byte for byte.
+re-rendered from the stored summaries and compared byte for byte. A figure's record must name
+the plan's identity and the current bytes of its tables' files, and the figure is drawn again
+from them and compared byte for byte (drawing is deterministic).
 """
 
 from __future__ import annotations
@@ -40,11 +42,15 @@ class BrokenLink(Exception):
 
 @dataclass
 class TableAudit:
+    """One table's audit (``kind`` "figure": one figure's, ``cells``: its tables; "report":
+    the HTML report's, ``cells``: the tables it shows)."""
+
     table: str
     cells: int = 0
     checked: list[str] = field(default_factory=list)
     broken: str | None = None
     notes: list[str] = field(default_factory=list)
+    kind: str = "table"
 
     @property
     def ok(self) -> bool:
@@ -211,7 +217,7 @@ def audit_report(plan: Plan) -> TableAudit:
     recorded code state) gives the page byte for byte."""
     from clineval.report.step import report_text
 
-    result = TableAudit("report", cells=len(plan.tables))
+    result = TableAudit("report", cells=len(plan.tables), kind="report")
     hashes = FileHashes(plan.file_hashes)
     try:
         path = plan.record_file("report", "index")
@@ -235,31 +241,65 @@ def audit_report(plan: Plan) -> TableAudit:
     return result
 
 
+def audit_figure(plan: Plan, name: str) -> TableAudit:
+    """Check one figure's record against its tables' files and draw it again."""
+    from clineval.figures.data import read_tables
+    from clineval.figures.draw import render
+
+    result = TableAudit(name, cells=len(plan.figures[name]), kind="figure")
+    hashes = FileHashes()
+    try:
+        record_path = plan.record_file("figure", name)
+        record = _record(record_path, plan.identities[f"figures/{name}"]["sha"],
+                         f"figure {name}", hashes)
+        _files(record, "outputs", record_path, f"figure {name}", hashes)
+        inputs = plan.figure_inputs(name)
+        for path in inputs:
+            _expect(record, "inputs", path.name, path, f"figure {name} ← tables")
+        _files(record, "inputs", record_path, f"figure {name} ← tables", hashes)
+        drawn = render(as_stored(plan.identities[f"figures/{name}"]["identity"]),
+                       read_tables(inputs))
+        for fmt, path in zip(drawn, plan.figure_outputs(name), strict=True):
+            if path.read_bytes() != drawn[fmt]:
+                raise BrokenLink(f"re-drawn figure {name}: {path} differs from the {fmt} drawn "
+                                 "again from the stored tables")
+    except (BrokenLink, DataError) as err:
+        result.broken = str(err)
+    return result
+
+
 def audit(
-    conf: Path, overrides: str, results: Path, data: Path, tables: Sequence[str] = (),
+    conf: Path, overrides: str, results: Path, data: Path, names: Sequence[str] = (),
     rehash: bool = False, report: bool = False,
 ) -> list[TableAudit]:
-    """Audit the named tables of the grid (all when none are named); ``report``: the HTML
-    report as well."""
+    """Audit the named tables and figures of the grid (all when none are named); ``report``:
+    the HTML report as well."""
     plan = build_plan(conf, overrides, results=results, data_root=data)
-    unknown = [t for t in tables if t not in plan.tables]
+    unknown = [t for t in names if t not in plan.tables and t not in plan.figures]
     if unknown:
         raise DataError(conf, None, "tables",
-                        f"{', '.join(unknown)} not in this grid; tables: {', '.join(plan.tables)}")
-    checked = [audit_table(plan, name, rehash) for name in (tables or list(plan.tables))]
-    return checked + ([audit_report(plan)] if report and plan.tables else [])
+                        f"{', '.join(unknown)} not in this grid; tables: {', '.join(plan.tables)}"
+                        f"; figures: {', '.join(plan.figures) or '(none)'}")
+    tables = [t for t in names if t in plan.tables] if names else list(plan.tables)
+    figures = [f for f in names if f in plan.figures] if names else list(plan.figures)
+    return ([audit_table(plan, name, rehash) for name in tables]
+            + [audit_figure(plan, name) for name in figures]
+            + ([audit_report(plan)] if report and plan.tables else []))
 
 
 def report(results: list[TableAudit], as_json: bool) -> int:
     """Print the audit; exit status 1 when any table's chain is broken."""
     if as_json:
-        print(json.dumps([{"table": r.table, "ok": r.ok, "cells": r.cells, "broken": r.broken,
+        print(json.dumps([{r.kind: r.table, "ok": r.ok, "cells": r.cells, "broken": r.broken,
                            "notes": r.notes} for r in results], indent=2))
     else:
         for r in results:
-            if r.ok and r.table == "report":
+            if r.ok and r.kind == "report":
                 print(f"ok      report: built from the {r.cells} tables' current files; "
                       "re-rendered identically")
+            elif r.ok and r.kind == "figure":
+                print(f"ok      {r.table}: figure ← {r.cells} table(s) holds; drawn again "
+                      "identically")
             elif r.ok:
                 print(f"ok      {r.table}: {r.cells} cells, chain table ← scores ← generations"
                       " ← requests ← data holds; scores and table recomputed identically")
@@ -269,6 +309,7 @@ def report(results: list[TableAudit], as_json: bool) -> int:
                 print(f"        note: {note}")
     broken = [r.table for r in results if not r.ok]
     if broken:
-        print(f"clineval audit: {len(broken)} table(s) failed: {', '.join(broken)}",
+        print(f"clineval audit: {len(broken)} table(s) or figure(s) failed: "
+              f"{', '.join(broken)}",
               file=sys.stderr)
     return 1 if broken else 0

@@ -26,7 +26,8 @@ from clineval.provenance.hashing import sha256_file
 from clineval.provenance.location import located, portable
 
 SCHEMA = "clineval.provenance/1"
-KINDS = ("demo", "data", "model", "requests", "generation", "scores", "table", "report")
+KINDS = ("demo", "data", "model", "requests", "generation", "scores", "table", "figure",
+         "report")
 
 Record = dict[str, Any]
 

@@ -71,6 +71,14 @@ def jobs(plan: Plan) -> Iterator[Job]:
             [*plan.table_outputs(name), plan.metrics_file(name), record],
             [(record, plan.identities[f"tables/{name}"]["sha"])],
         )
+    for name in plan.figures:
+        record = plan.record_file("figure", name)
+        yield Job(
+            f"figure {name}",
+            [plan.identity_file("figures", name), *plan.figure_inputs(name)],
+            [*plan.figure_outputs(name), record],
+            [(record, plan.identities[f"figures/{name}"]["sha"])],
+        )
     if "report/index" in plan.identities:
         record = plan.record_file("report", "index")
         yield Job("report", [plan.identity_file("report", "index"),

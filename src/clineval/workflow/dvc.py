@@ -5,7 +5,8 @@ what they produce. ``params.yaml`` holds the composed config and, per phase, the
 of every artifact: a stage's parameters are exactly the identities its Snakemake target
 depends on, so ``dvc status`` and ``snakemake -n`` see the same changes. The ``plan`` stage
 rewrites ``params.yaml`` when ``conf/`` or the code changes; stages whose identities did not
-change are skipped.
+change are skipped. The ``tables`` stage runs ``all_tables``, which also draws the figures of
+the tables: its outputs and parameters include the figures'.
 
 Outputs are one directory per task (data) or per model and task (requests, generations,
 scores), so that artifacts derived from credentialed data can be kept off remotes: their
@@ -33,8 +34,7 @@ PHASE_IDENTITIES = {
     "data": ["data"],
     "generations": ["models", "requests", "generation"],
     "scores": ["scoring"],
-    "tables": ["tables"],
-    "report": ["report"],
+    "tables": ["tables", "figures", "report"],
 }
 PARAMS_FILE = "params.yaml"
 
@@ -46,7 +46,7 @@ def params(plan: Plan, overrides: Sequence[str]) -> dict[str, Any]:
     }
     for key, ident in sorted(plan.identities.items()):
         head, _, rest = key.partition("/")
-        if head in ("data", "models", "tables", "report"):
+        if head in ("data", "models", "tables", "figures", "report"):
             ids[head][rest] = ident["sha"]
         else:
             cell, _, kind = key.rpartition("/")
@@ -104,21 +104,18 @@ def stages(plan: Plan, overrides: Sequence[str]) -> dict[str, Any]:
         table_outs += [_out(p, push) for p in plan.table_outputs(name)]
         table_outs.append(_out(plan.record_file("table", name), push))
         metrics.append(_out(plan.metrics_file(name), push))
+    for name, shown in plan.figures.items():  # all_tables draws the figures of its tables
+        push = _push(plan, {c.task for t in shown for c in plan.tables[t]})
+        table_outs += [_out(p, push) for p in
+                       (*plan.figure_outputs(name), plan.record_file("figure", name))]
+    if "report/index" in plan.identities:  # all_tables also writes the report of them all
+        shown = {c.task for cells in plan.tables.values() for c in cells}
+        table_outs.append(_out(plan.report_file().parent, _push(plan, shown)))
     params_ref = [{PARAMS_FILE: [f"identities.{g}" for g in groups]}
                   for groups in PHASE_IDENTITIES.values()]
     plan_cmd = "clineval dvc params --out " + PARAMS_FILE
     if overrides:
         plan_cmd += " " + shlex.join(overrides)
-    report = {}
-    if "report/index" in plan.identities:
-        report["report"] = {
-            "cmd": _snakemake("report", overrides),
-            "deps": [str(plan.table_outputs(name)[1]) for name in plan.tables]
-            + [str(plan.figure_file(name)) for name in plan.figures],
-            "params": [params_ref[4]],
-            "outs": [_out(plan.report_file().parent,
-                          _push(plan, {c.task for cells in plan.tables.values() for c in cells}))],
-        }
     return {
         "plan": {
             "cmd": plan_cmd,
@@ -149,7 +146,7 @@ def stages(plan: Plan, overrides: Sequence[str]) -> dict[str, Any]:
             "outs": table_outs,
             "metrics": metrics,
         },
-    } | report
+    }
 
 
 def dvc_yaml_text(plan: Plan, overrides: Sequence[str]) -> str:

@@ -15,6 +15,7 @@ from clineval.io import (
     read_identity,
     read_json,
     read_jsonl,
+    write_bytes,
     write_json,
     write_jsonl,
     write_text,
@@ -233,3 +234,19 @@ def table(
         write_text(named[fmt], text)
     write_record(record_out, make_record(
         "table", ident["table"], sha, inputs, named, ident["credentialed"]))
+
+
+def figure(identity: Path, tables: list[Path], outputs: list[Path], record_out: Path) -> None:
+    """Draw one figure from its tables' CSV and statistics files; ``outputs``: its PNG and
+    SVG, in that order."""
+    from clineval.figures.data import read_tables
+    from clineval.figures.draw import render
+
+    sha, ident = read_identity(identity)
+    drawn = render(ident, read_tables(tables))
+    named = dict(zip(drawn, outputs, strict=True))
+    for fmt, data in drawn.items():
+        write_bytes(named[fmt], data)
+    write_record(record_out, make_record(
+        "figure", ident["figure"], sha, {p.name: p for p in tables}, named,
+        ident["credentialed"]))

@@ -1,0 +1,1 @@
+"""Figures drawn from the tables' statistics and CSVs (matplotlib, deterministic bytes)."""
