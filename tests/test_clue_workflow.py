@@ -76,7 +76,9 @@ def test_a_data_setting_changes_only_that_tasks_chain(tmp_path):
         ),
         "tables/clue_table3",
         "tables/leaderboard",  # the leaderboard shows CLUE's tasks too
-        "report/index",  # the report shows both tables
+        "figures/clue_bars",
+        "figures/clue_levels",
+        "report/index",  # the report shows the tables and figures
     }
 
 
@@ -89,6 +91,8 @@ def test_a_scoring_setting_rescores_without_regenerating(tmp_path):
         "clue_baseline/clue_medisumcode/one_shot/scoring",
         "tables/clue_table3",
         "tables/leaderboard",
+        "figures/clue_bars",
+        "figures/clue_levels",
         "report/index",
     }
 

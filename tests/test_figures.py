@@ -228,9 +228,9 @@ def test_a_figure_spec_change_touches_only_that_figure_and_a_table_change_its_fi
         tmp_path):
     base = plan(tmp_path)
     assert _changed(base, plan(tmp_path, "figures.clue_levels.title=Other")) == {
-        "figures/clue_levels"}
+        "figures/clue_levels", "report/index"}  # the report shows the figure's title
     assert _changed(base, plan(tmp_path, "tables.medcalc_table2.decimals=1")) == {
-        "tables/medcalc_table2", "figures/medcalc_bars", "figures/medcalc_modes"}
+        "tables/medcalc_table2", "figures/medcalc_bars", "figures/medcalc_modes", "report/index"}
     shown = base.identities["figures/medcalc_bars"]["identity"]
     assert shown["tables"] == {"medcalc_table2": base.identities["tables/medcalc_table2"]["sha"]}
     assert shown["models"]["tiny_llama"]["smoke"] is True

@@ -137,7 +137,11 @@ def test_report_identity_holds_captions_that_table_identities_leave_out(in_repo)
     assert report["tables"][0]["table"] == "leaderboard"
     sections = [t["section"] for t in report["tables"]]
     assert sections[1:] == sorted(sections[1:]) and "leaderboard" not in sections[1:]
-    assert report["smoke_models"] == ["tiny_llama"] and report["figures"] == {}
+    assert report["smoke_models"] == ["tiny_llama"] and set(report["figures"]) == set(plan.figures)
+    assert report["figures"]["clue_levels"] == {
+        "title": plan.cfg["figures"]["clue_levels"]["title"],
+        "caption": plan.cfg["figures"]["clue_levels"]["caption"], "section": "clue",
+        "identity": plan.identities["figures/clue_levels"]["sha"]}
     assert all(t["caption"] for t in report["tables"])
     edited = build_plan(REPO / "conf", ["tables.medcalc_table2.caption=Another caption."])
     assert edited.identities["tables/medcalc_table2"] == plan.identities["tables/medcalc_table2"]
