@@ -46,6 +46,11 @@ def binary_f1(predicted: Sequence[str | None], gold: Sequence[str], positive: st
     tp = sum(p == positive and g == positive for p, g in pairs)
     fp = sum(p == positive and g != positive for p, g in pairs)
     fn = sum(p != positive and g == positive for p, g in pairs)
+    return f1_of_counts(tp, fp, fn)
+
+
+def f1_of_counts(tp: int, fp: int, fn: int) -> float | None:
+    """F1 (0-100) from true positives, false positives and false negatives; None for none."""
     return 100.0 * 2 * tp / (2 * tp + fp + fn) if tp + fp + fn else None
 
 
@@ -75,7 +80,11 @@ def mean_code_accuracy(
     codes: Sequence[str],
 ) -> float | None:
     """Per-code accuracy averaged over the codes (MedEval's "avg Accuracy"); None when empty."""
-    per_code = per_code_accuracy(predicted, gold, codes)
+    return mean_of_codes(per_code_accuracy(predicted, gold, codes))
+
+
+def mean_of_codes(per_code: Mapping[str, float]) -> float | None:
+    """The mean of per-code accuracies (summed in code order); None when there are none."""
     return sum(per_code.values()) / len(per_code) if per_code else None
 
 
