@@ -50,6 +50,11 @@ def shares_of_counts(counts: Sequence[int], n: int) -> dict[str, float]:
     return {name: (counts[i] / n if n else 0.0) for i, name in enumerate(TIERS)}
 
 
+def averaged_shares(per_metric: Mapping[str, Mapping[str, float]]) -> dict[str, float]:
+    """Each tier's share averaged over the metrics ("soft voting")."""
+    return {t: fmean([per_metric[m][t] for m in METRICS]) for t in TIERS}
+
+
 def score_from_shares(share: Mapping[str, float]) -> float:
     """0·CW + 5·PC + 10·BC, on 0-10 (shares as fractions)."""
     return 5.0 * share["pc"] + 10.0 * share["bc"]
@@ -74,7 +79,7 @@ def summarize(rows: Sequence[Mapping[str, object]],
 def summarize_shares(per_metric: Mapping[str, Mapping[str, float]], n: int,
                      cutoffs: Sequence[float] = DEFAULT_LEVELS) -> dict[str, object]:
     """:func:`summarize` from each metric's shares over ``n`` rows."""
-    averaged = {t: fmean(per_metric[m][t] for m in METRICS) for t in TIERS}
+    averaged = averaged_shares(per_metric)
     total = score_from_shares(averaged)
     return {"n": n, "shares_by_metric": dict(per_metric), "shares": averaged,
             "score": total, "level": level(total, cutoffs)}

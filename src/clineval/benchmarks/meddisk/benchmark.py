@@ -94,7 +94,8 @@ class MedDisKBenchmark:
                             ) -> Replicates:
         from clineval.benchmarks.meddisk import scoring
 
-        return scoring.headline_replicates(rows, scoring.settings_of(task), drawn)
+        scoring.settings_of(task)  # the same checks of the settings as summarize_rows
+        return scoring.headline_replicates(rows, drawn)
 
     def outcomes(self, task: Record, rows: list[Record]) -> dict[str, dict[str, int]]:
         """None: MedDisK's scores are tier shares and points, not 0/1 accuracies."""

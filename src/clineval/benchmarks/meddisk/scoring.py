@@ -184,12 +184,10 @@ def summarize(rows: Sequence[Record], settings: Record) -> Record:
     return summary
 
 
-def headline_replicates(rows: Sequence[Record], settings: Record, drawn: np.ndarray
-                        ) -> Replicates:
+def headline_replicates(rows: Sequence[Record], drawn: np.ndarray) -> Replicates:
     """The headline (score, macro score, averaged shares) of every resample (``drawn``: row
     positions per resample): each metric's tier counts summed over the draw counts, overall
     and per aspect, finished as :func:`summarize` finishes them."""
-    levels = settings.get("levels") or aggregate.DEFAULT_LEVELS
     counts = resample_counts(drawn, len(rows))
     tiers = {m: np.array([int(r["tier"][m]) for r in rows]) for m in aggregate.METRICS}
     aspects = np.array([r["aspect"] for r in rows])
@@ -201,22 +199,23 @@ def headline_replicates(rows: Sequence[Record], settings: Record, drawn: np.ndar
                          for i in range(len(aggregate.TIERS))], axis=1).tolist()
             for m in aggregate.METRICS}
 
-    def part(tally: tuple[list[int], dict[str, list[list[int]]]], b: int) -> dict[str, Any]:
-        size = tally[0][b]
-        return aggregate.summarize_shares(
-            {m: aggregate.shares_of_counts(tally[1][m][b], size) for m in aggregate.METRICS},
-            size, levels)
+    def shares(tally: tuple[list[int], dict[str, list[list[int]]]], b: int) -> dict[str, float]:
+        """The averaged shares of resample ``b``'s rows of a tally (as ``summarize``)."""
+        return aggregate.averaged_shares({m: aggregate.shares_of_counts(tally[1][m][b],
+                                                                        tally[0][b])
+                                          for m in aggregate.METRICS})
 
     whole = tallied(np.ones(len(rows), dtype=bool))
     parts = [tallied(aspects == key) for key in dict.fromkeys(aspects.tolist())]
     out: Replicates = {"score": [], "macro_score": [],
                        **{f"share.{t}": [] for t in aggregate.TIERS}}
     for b in range(drawn.shape[0]):
-        summary = part(whole, b)
-        scores = [part(tally, b)["score"] for tally in parts if tally[0][b]]
-        out["score"].append(summary["score"])
+        averaged = shares(whole, b)
+        scores = [aggregate.score_from_shares(shares(tally, b)) for tally in parts
+                  if tally[0][b]]
+        out["score"].append(aggregate.score_from_shares(averaged))
         out["macro_score"].append(fmean(scores) if scores else None)
-        for t, value in summary["shares"].items():
+        for t, value in averaged.items():
             out[f"share.{t}"].append(value)
     return out
 
