@@ -68,10 +68,15 @@ def per_code_accuracy(
     if not gold:
         return {}
     return {
-        code: 100.0 * sum(p.get(code) == g[code] for p, g in zip(predicted, gold, strict=True))
-        / len(gold)
+        code: percent(sum(p.get(code) == g[code] for p, g in zip(predicted, gold, strict=True)),
+                      len(gold))
         for code in codes
     }
+
+
+def percent(count: int, n: int) -> float:
+    """``count`` of ``n`` in percent (``n`` > 0)."""
+    return 100.0 * count / n
 
 
 def mean_code_accuracy(
@@ -99,4 +104,4 @@ def exact_match_rate(
     if not gold:
         return None
     hits = sum(all(p.get(c) == g[c] for c in codes) for p, g in zip(predicted, gold, strict=True))
-    return 100.0 * hits / len(gold)
+    return percent(hits, len(gold))

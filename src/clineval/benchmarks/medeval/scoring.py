@@ -47,6 +47,7 @@ from clineval.metrics.classification import (
     mean_code_accuracy,
     mean_of_codes,
     per_code_accuracy,
+    percent,
 )
 
 Record = dict[str, Any]
@@ -102,12 +103,17 @@ def _row(example: Record, output: str, scoring: Record) -> Record:
 
 
 # -- metrics of a part (a domain or a domain group) ---------------------------------------------
+def _accuracy(correct: int, n: int) -> float | None:
+    """``correct`` of ``n`` as a fraction, as the mean of 0/1 outcomes in percent over 100."""
+    return _frac(100.0 * (correct / n)) if n else None
+
+
 def _nlu(rows: list[Record], kind: str, scoring: Record) -> Record:
     counted = rows if scoring.get("unqualified", "wrong") == "wrong" else [
         r for r in rows if r["qualified"]]
     return {
         "n": len(rows),
-        "accuracy": _frac(100.0 * fmean(r["correct"] for r in counted) if counted else None),
+        "accuracy": _accuracy(sum(bool(r["correct"]) for r in counted), len(counted)),
         "f1": _frac(binary_f1([r["prediction"] for r in counted],
                               [r["reference"] for r in counted], POSITIVE[kind])),
         "qualified_rate": fmean(r["qualified"] for r in rows) if rows else None,
@@ -351,8 +357,7 @@ def _part_replicates(drawn: _Drawn, mask: np.ndarray, kind: str, scoring: Record
         gold = drawn.column(lambda r: r["reference"] == positive)
         tp, fp, fn = (drawn.count(counted & p & g) for p, g in (
             (predicted, gold), (predicted, ~gold), (~predicted, gold)))
-        out["accuracy"] = [_frac(100.0 * (k / c)) if c else None
-                           for k, c in zip(correct, used, strict=True)]
+        out["accuracy"] = [_accuracy(k, c) for k, c in zip(correct, used, strict=True)]
         out["f1"] = [_frac(f1_of_counts(*t)) if c else None
                      for *t, c in zip(tp, fp, fn, used, strict=True)]
         return out
@@ -366,9 +371,9 @@ def _part_replicates(drawn: _Drawn, mask: np.ndarray, kind: str, scoring: Record
                                         == r["reference"][c], counted)) for c in codes}
     exact = drawn.count(drawn.column(
         lambda r: all(r["prediction"].get(c) == r["reference"][c] for c in codes), counted))
-    out["avg_accuracy"] = [_frac(mean_of_codes({c: 100.0 * hits[c][b] / n for c in codes}))
+    out["avg_accuracy"] = [_frac(mean_of_codes({c: percent(hits[c][b], n) for c in codes}))
                            if n else None for b, n in enumerate(used)]
-    out["emr"] = [_frac(100.0 * e / n) if n else None for e, n in zip(exact, used, strict=True)]
+    out["emr"] = [_frac(percent(e, n)) if n else None for e, n in zip(exact, used, strict=True)]
     return out
 
 
