@@ -49,10 +49,12 @@ def test_demo_writes_every_table_format(demo):
     assert "\\begin{tabular}" in (tables / "medcalc_table2.tex").read_text()
 
 
-def test_every_cell_headline_recomputes_from_its_rows_and_stats_cover_every_cell(demo):
+def test_every_cell_headline_and_its_replicates_recompute_from_its_rows_and_stats_cover_every_cell(
+        demo):
     from clineval.benchmarks import get_benchmark
-    from clineval.benchmarks.base import scored_rows
+    from clineval.benchmarks.base import replicates_by_rows, scored_rows
     from clineval.config.plan import build_plan
+    from clineval.metrics.bootstrap import BootstrapSettings, resamples
 
     plan = build_plan(REPO / "conf", None, results=demo / "results", data_root=demo / "data")
     seen = set()
@@ -71,8 +73,12 @@ def test_every_cell_headline_recomputes_from_its_rows_and_stats_cover_every_cell
             summary = json.loads(base.with_suffix(".json").read_text())["summary"]
             rows = [json.loads(line) for line in base.with_suffix(".jsonl").read_text()
                     .splitlines()]
-            assert bench.headline(bench.summarize_rows(spec, scored_rows(rows))) == \
+            kept = scored_rows(rows)
+            assert bench.headline(bench.summarize_rows(spec, kept)) == \
                 bench.headline(summary), cell
+            drawn = resamples(len(kept), BootstrapSettings(samples=200, seed=3))
+            assert bench.headline_replicates(spec, kept, drawn) == \
+                replicates_by_rows(bench, spec, kept, drawn), cell
             entry = stats["cells"][cell]
             assert (entry["model"], entry["task"], entry["mode"]) == (model, task, mode)
             assert {m: v["value"] for m, v in entry["metrics"].items()} == metrics[cell]

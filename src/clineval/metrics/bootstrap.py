@@ -8,6 +8,11 @@ examples, not a mean of per-example values); the interval is ``numpy.percentile`
 interpolation) of the replicates at ``100 (1 - level) / 2`` and ``100 (1 + level) / 2``.
 Replicates where the statistic is undefined (``None`` or not finite) are left out; with none
 left, or no examples, the interval is ``None``.
+
+A statistic that is a function of sums over the resampled examples can compute all B
+replicates at once: :func:`resample_counts` turns the resamples into draw counts (an integer
+sum over a resample is a matrix product) and :func:`exact_sums` sums floats as ``fsum`` does,
+so the replicates equal the per-resample computation (:func:`replicates_of`) exactly.
 """
 
 from __future__ import annotations
@@ -15,12 +20,15 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import asdict, dataclass
+from itertools import compress
 from typing import Any
 
 import numpy as np
 
 #: A statistic of a resample: example positions -> named values (``None``: undefined).
 Statistic = Callable[[np.ndarray], Mapping[str, float | None]]
+#: Each named value's replicates, one per resample in which the name is defined or ``None``.
+Replicates = dict[str, list[float | None]]
 
 
 @dataclass(frozen=True)
@@ -68,16 +76,45 @@ def percentile_interval(replicates: Sequence[float | None], level: float
     return float(low), float(high)
 
 
-def replicates(statistic: Statistic, n: int, settings: BootstrapSettings
-               ) -> dict[str, list[float | None]]:
-    """The statistic's values on every resample of ``n`` examples, by name."""
-    out: dict[str, list[float | None]] = {}
-    if n == 0:
-        return out
-    for indices in resamples(n, settings):
+def replicates_of(statistic: Statistic, drawn: np.ndarray) -> Replicates:
+    """The statistic's values on each resample (a row of ``drawn``), by name; a name the
+    statistic leaves out of a resample has no value for it (the list is shorter)."""
+    out: Replicates = {}
+    for indices in drawn:
         for name, value in statistic(indices).items():
             out.setdefault(name, []).append(value)
     return out
+
+
+def replicates(statistic: Statistic, n: int, settings: BootstrapSettings) -> Replicates:
+    """The statistic's values on every resample of ``n`` examples, by name."""
+    return replicates_of(statistic, resamples(n, settings)) if n else {}
+
+
+def resample_counts(drawn: np.ndarray, n: int) -> np.ndarray:
+    """``(B, n)``: how often each of ``n`` examples is drawn in each resample (a row of
+    ``drawn``), so a sum over a resample's rows of a per-example column is ``counts @ column``."""
+    b = drawn.shape[0]
+    offsets = (drawn + n * np.arange(b)[:, None]).ravel()
+    return np.bincount(offsets, minlength=b * n).reshape(b, n)
+
+
+def exact_sums(values: Sequence[float], drawn: np.ndarray,
+               within: np.ndarray | None = None) -> list[float]:
+    """Per resample, the correctly rounded sum (``math.fsum``, as ``statistics.fmean`` sums)
+    of the float ``values`` of its examples (those where ``within`` holds, if given), so a
+    mean equals the per-resample one exactly."""
+    taken = np.asarray(values, dtype=float)[drawn].tolist()
+    if within is None:
+        return [math.fsum(row) for row in taken]
+    return [math.fsum(compress(row, keep))
+            for row, keep in zip(taken, np.asarray(within)[drawn].tolist(), strict=True)]
+
+
+def present(values: Sequence[float | None], where: np.ndarray) -> list[float | None]:
+    """``values`` of the resamples where ``where`` holds: a name absent from a resample (a part
+    with no example in it) has no replicate there, as :func:`replicates_of` records it."""
+    return [value for value, keep in zip(values, where.tolist(), strict=True) if keep]
 
 
 def intervals(statistic: Statistic, n: int, settings: BootstrapSettings

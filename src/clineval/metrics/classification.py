@@ -46,6 +46,11 @@ def binary_f1(predicted: Sequence[str | None], gold: Sequence[str], positive: st
     tp = sum(p == positive and g == positive for p, g in pairs)
     fp = sum(p == positive and g != positive for p, g in pairs)
     fn = sum(p != positive and g == positive for p, g in pairs)
+    return f1_of_counts(tp, fp, fn)
+
+
+def f1_of_counts(tp: int, fp: int, fn: int) -> float | None:
+    """F1 (0-100) from true positives, false positives and false negatives; None for none."""
     return 100.0 * 2 * tp / (2 * tp + fp + fn) if tp + fp + fn else None
 
 
@@ -63,10 +68,15 @@ def per_code_accuracy(
     if not gold:
         return {}
     return {
-        code: 100.0 * sum(p.get(code) == g[code] for p, g in zip(predicted, gold, strict=True))
-        / len(gold)
+        code: percent(sum(p.get(code) == g[code] for p, g in zip(predicted, gold, strict=True)),
+                      len(gold))
         for code in codes
     }
+
+
+def percent(count: int, n: int) -> float:
+    """``count`` of ``n`` in percent (``n`` > 0)."""
+    return 100.0 * count / n
 
 
 def mean_code_accuracy(
@@ -75,7 +85,11 @@ def mean_code_accuracy(
     codes: Sequence[str],
 ) -> float | None:
     """Per-code accuracy averaged over the codes (MedEval's "avg Accuracy"); None when empty."""
-    per_code = per_code_accuracy(predicted, gold, codes)
+    return mean_of_codes(per_code_accuracy(predicted, gold, codes))
+
+
+def mean_of_codes(per_code: Mapping[str, float]) -> float | None:
+    """The mean of per-code accuracies (summed in code order); None when there are none."""
     return sum(per_code.values()) / len(per_code) if per_code else None
 
 
@@ -90,4 +104,4 @@ def exact_match_rate(
     if not gold:
         return None
     hits = sum(all(p.get(c) == g[c] for c in codes) for p, g in zip(predicted, gold, strict=True))
-    return 100.0 * hits / len(gold)
+    return percent(hits, len(gold))

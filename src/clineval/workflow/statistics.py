@@ -3,7 +3,9 @@ numbers and the paired comparisons its spec asks for, from the cells' per-exampl
 
 A cell's statistic on a resample is its benchmark's ``headline(summarize_rows(task, rows))``
 over the resampled rows (:func:`clineval.benchmarks.base.scored_rows`), so corpus metrics are
-recomputed, not averaged. Methods: docs/statistics.md.
+recomputed, not averaged; a cell's B replicates come at once from its benchmark's
+``headline_replicates`` (equal to that, computed from per-row sums). Methods:
+docs/statistics.md.
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ import numpy as np
 
 from clineval.benchmarks import get_benchmark
 from clineval.benchmarks.base import scored_rows
-from clineval.metrics.bootstrap import BootstrapSettings, Statistic, percentile_interval, replicates
+from clineval.metrics.bootstrap import BootstrapSettings, Statistic, percentile_interval, resamples
 from clineval.metrics.paired import mcnemar_exact, paired_bootstrap, shared_ids
 from clineval.metrics.significance import adjust
 from clineval.workflow.progress import progress
@@ -40,8 +42,9 @@ def cell_replicates(cells: Sequence[Record], tasks: Mapping[str, Record],
     out = {}
     for cell in progress(cells, "bootstrap", unit="cell"):
         rows = scored_rows(cell["rows"])
-        stat = statistic(tasks[cell["task"]]["benchmark"], tasks[cell["task"]], rows)
-        out[cell["cell"]] = replicates(stat, len(rows), boot)
+        task = tasks[cell["task"]]
+        out[cell["cell"]] = get_benchmark(task["benchmark"]).headline_replicates(
+            task, rows, resamples(len(rows), boot)) if rows else {}
     return out
 
 

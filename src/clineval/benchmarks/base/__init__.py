@@ -13,6 +13,9 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, Protocol
 
+import numpy as np
+
+from clineval.metrics.bootstrap import Replicates, replicates_of
 from clineval.provenance.hashing import sha256_obj
 
 Record = dict[str, Any]
@@ -47,6 +50,15 @@ def scored_rows(rows: list[Record]) -> list[Record]:
     ``evaluated: false`` (MedEval: validation rows and exemplar draws not chosen). These are
     the units a bootstrap resamples and a paired test matches by ``id``."""
     return [row for row in rows if row.get("evaluated", True)]
+
+
+def replicates_by_rows(bench: Benchmark, task: Record, rows: list[Record],
+                       drawn: np.ndarray) -> Replicates:
+    """The reference for :meth:`Benchmark.headline_replicates`: ``headline(summarize_rows)``
+    recomputed on each resample's rows, one resample at a time."""
+    return replicates_of(
+        lambda indices: bench.headline(bench.summarize_rows(task, [rows[i] for i in indices])),
+        drawn)
 
 
 class Benchmark(Protocol):
@@ -130,6 +142,18 @@ class Benchmark(Protocol):
         Corpus-level metrics (micro F1, corpus BLEU, EMR) are recomputed from the rows, so
         ``headline(summarize_rows(task, rows))`` equals ``headline(summary)`` for a cell's own
         rows; parts that do not depend on rows (settings, encoder names) may be left out.
+        """
+
+    def headline_replicates(self, task: Record, rows: list[Record], drawn: np.ndarray
+                            ) -> Replicates:
+        """The headline numbers of every bootstrap resample of ``rows`` at once (``drawn``: a
+        resample's row positions per row, :func:`clineval.metrics.bootstrap.resamples`).
+
+        Equal, value for value, to :func:`replicates_by_rows` (``headline(summarize_rows)`` per
+        resample; a name a resample's headline lacks has no value for it), which a benchmark
+        may return as is; a faster one sums per-row statistics over the draw counts
+        (:func:`clineval.metrics.bootstrap.resample_counts`) and finishes each replicate with
+        the same arithmetic as ``summarize_rows``.
         """
 
     def outcomes(self, task: Record, rows: list[Record]) -> dict[str, dict[str, int]]:

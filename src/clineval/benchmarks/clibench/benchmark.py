@@ -13,9 +13,12 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
 from clineval.benchmarks.base.exemplars import exemplar_count
 from clineval.benchmarks.base.sources import demo_or_official, require
 from clineval.errors import ConfigError
+from clineval.metrics.bootstrap import Replicates
 
 Record = dict[str, Any]
 NAME = "CliBench"
@@ -191,6 +194,12 @@ class CliBenchBenchmark:
         from clineval.benchmarks.clibench import scoring
 
         return scoring.summarize_rows(_kind(task), rows)
+
+    def headline_replicates(self, task: Record, rows: list[Record], drawn: np.ndarray
+                            ) -> Replicates:
+        from clineval.benchmarks.clibench import scoring
+
+        return scoring.headline_replicates(_kind(task), rows, drawn)
 
     def outcomes(self, task: Record, rows: list[Record]) -> dict[str, dict[str, int]]:
         """None: CliBench's scores are pooled P/R/F1, not 0/1 accuracies."""

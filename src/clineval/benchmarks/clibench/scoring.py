@@ -14,8 +14,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
 from clineval.errors import ConfigError
 from clineval.metrics import hierarchical
+from clineval.metrics.bootstrap import Replicates, resample_counts
 from clineval.metrics.code_mapping import Mapper, codes_of
 from clineval.metrics.embedding import BUNDLED, encoder_name
 from clineval.metrics.ontologies import icd10cm
@@ -154,16 +157,43 @@ def scores_record(kind: str, scores: hierarchical.Scores) -> Record:
 def summarize_rows(kind: str, rows: Sequence[Record]) -> Record:
     """:func:`scores_record` pooled again from the rows' per-level ``counts`` (``None``: an
     admission dropped under ``empty: drop``)."""
-    names = kinds.kind(kind).level_names
-    kept = []
+    names = _checked_levels(kind, rows)
+    kept = [[hierarchical.Counts(*count) for count in row["counts"]] for row in rows
+            if row["counts"] is not None]
+    return scores_record(kind, hierarchical.pooled(names, kept, len(rows) - len(kept)))
+
+
+def _checked_levels(kind: str, rows: Sequence[Record]) -> tuple[str, ...]:
+    """The task's level names, after checking each kept row has counts for every level."""
+    names = tuple(kinds.kind(kind).level_names)
     for row in rows:
-        if row["counts"] is None:
-            continue
-        if len(row["counts"]) != len(names):
+        if row["counts"] is not None and len(row["counts"]) != len(names):
             raise ValueError(f"row {row['id']!r}: {len(row['counts'])} level counts, the "
                              f"{kind} task has {len(names)} levels")
-        kept.append([hierarchical.Counts(*count) for count in row["counts"]])
-    return scores_record(kind, hierarchical.pooled(names, kept, len(rows) - len(kept)))
+    return names
+
+
+def headline_replicates(kind: str, rows: Sequence[Record], drawn: np.ndarray) -> Replicates:
+    """Per level and on average, micro precision, recall and F1 of every resample
+    (``drawn``: row positions per resample): the levels' counts summed over the draw counts,
+    finished as :func:`hierarchical.pooled` finishes them."""
+    names = _checked_levels(kind, rows)
+    per_row = np.array([row["counts"] or [[0, 0, 0]] * len(names) for row in rows],
+                       dtype=np.int64).reshape(len(rows), len(names), 3)
+    sums = np.einsum("bn,nlk->blk", resample_counts(drawn, len(rows)), per_row).tolist()
+    out: Replicates = {}
+    for level_sums in sums:
+        micro = []
+        for name, (tp, predicted, gold) in zip(names, level_sums, strict=True):
+            precision, recall = hierarchical.ratio(tp, predicted), hierarchical.ratio(tp, gold)
+            micro.append(hierarchical.PRF(precision, recall, hierarchical.f1(precision, recall)))
+            for metric, value in (("precision", precision), ("recall", recall),
+                                  ("f1", micro[-1].f1)):
+                out.setdefault(f"{name}.{metric}", []).append(value)
+        average = hierarchical.mean_over_levels(micro)
+        for metric in ("precision", "recall", "f1"):
+            out.setdefault(f"average.{metric}", []).append(getattr(average, metric))
+    return out
 
 
 def summary(scores: hierarchical.Scores, scorer: Scorer, mapping: dict[str, int]) -> Record:

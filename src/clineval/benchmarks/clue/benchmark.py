@@ -15,6 +15,8 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
 from clineval.benchmarks.base import external
 from clineval.benchmarks.base.exemplars import exemplar_count, pick
 from clineval.benchmarks.base.sources import demo_or_official, require
@@ -29,9 +31,15 @@ from clineval.benchmarks.clue import (
     synthetic,
     tables,
 )
-from clineval.benchmarks.clue.aggregate import PAPER_METRICS, dataset_score, summarize_rows
+from clineval.benchmarks.clue.aggregate import (
+    PAPER_METRICS,
+    dataset_score,
+    headline_replicates,
+    summarize_rows,
+)
 from clineval.benchmarks.clue.synthetic_longhealth import write_longhealth
 from clineval.errors import ConfigError
+from clineval.metrics.bootstrap import Replicates
 from clineval.metrics.embedding import BUNDLED, encoder_files
 from clineval.metrics.umls import configured_files
 from clineval.tables.render import Table
@@ -304,6 +312,10 @@ class ClueBenchmark:
 
     def summarize_rows(self, task: Record, rows: list[Record]) -> Record:
         return summarize_rows(rows)
+
+    def headline_replicates(self, task: Record, rows: list[Record], drawn: np.ndarray
+                            ) -> Replicates:
+        return headline_replicates(rows, drawn)
 
     def outcomes(self, task: Record, rows: list[Record]) -> dict[str, dict[str, int]]:
         """Right (1) or wrong (0) per example of the accuracy datasets (0/100 in the rows)."""

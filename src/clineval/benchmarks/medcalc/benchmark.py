@@ -7,11 +7,14 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
 from clineval.benchmarks.base.sources import demo_or_official, require
 from clineval.benchmarks.medcalc import baselines, labels, prompts, scoring, synthetic, tables
 from clineval.benchmarks.medcalc.calculators import CALCULATORS, Conventions
 from clineval.benchmarks.medcalc.loader import exemplar_records, read_exemplar_json, read_test_csv
 from clineval.errors import ConfigError
+from clineval.metrics.bootstrap import Replicates
 from clineval.tables.render import Table
 
 Record = dict[str, Any]
@@ -215,6 +218,11 @@ class MedCalcBenchmark:
 
     def summarize_rows(self, task: Record, rows: list[Record]) -> Record:
         return scoring.summarize(rows, scoring.check_extractions(task["scoring"]["extractions"]))
+
+    def headline_replicates(self, task: Record, rows: list[Record], drawn: np.ndarray
+                            ) -> Replicates:
+        return scoring.accuracy_replicates(
+            rows, scoring.check_extractions(task["scoring"]["extractions"]), drawn)
 
     def outcomes(self, task: Record, rows: list[Record]) -> dict[str, dict[str, int]]:
         """Correct (1) or not (0) per example, for each extraction setting's accuracy."""

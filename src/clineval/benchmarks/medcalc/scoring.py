@@ -4,9 +4,12 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
+
 from clineval.benchmarks.medcalc.extract import EXTRACTIONS, judge
 from clineval.benchmarks.medcalc.loader import CATEGORIES
-from clineval.metrics.binomial import accuracy
+from clineval.metrics.binomial import Accuracy, accuracy
+from clineval.metrics.bootstrap import Replicates, resample_counts
 
 
 def score_row(example: dict[str, Any], output: str, extractions: tuple[str, ...]) -> dict[str, Any]:
@@ -57,6 +60,21 @@ def summarize(rows: list[dict[str, Any]], extractions: tuple[str, ...]) -> dict[
             "status_counts": dict(sorted(statuses.items())),
         }
     return summary
+
+
+def accuracy_replicates(rows: list[dict[str, Any]], extractions: tuple[str, ...],
+                        drawn: np.ndarray) -> Replicates:
+    """Each setting's overall accuracy on every resample (``drawn``: row positions per
+    resample): its correct rows counted over the draw counts, as :func:`summarize` counts."""
+    counts = resample_counts(drawn, len(rows))
+    out: Replicates = {}
+    for setting in extractions:
+        correct = [r[setting]["correct"] for r in rows]
+        accuracy(correct)  # the same check of 0/1 outcomes
+        hits = counts @ np.array(correct, dtype=np.int64)
+        out[f"accuracy.{setting}"] = [Accuracy(drawn.shape[1], k).accuracy
+                                      for k in hits.tolist()]
+    return out
 
 
 def check_extractions(settings: list[str] | tuple[str, ...]) -> tuple[str, ...]:

@@ -42,8 +42,17 @@ def thresholds_for(settings: Mapping[str, Mapping[str, Sequence[float]]] | None,
 def shares(tiers: Iterable[int]) -> dict[str, float]:
     """The CW/PC/BC fractions of a list of tiers (0 each when empty)."""
     values = list(tiers)
-    n = len(values)
-    return {name: (values.count(i) / n if n else 0.0) for i, name in enumerate(TIERS)}
+    return shares_of_counts([values.count(i) for i in range(len(TIERS))], len(values))
+
+
+def shares_of_counts(counts: Sequence[int], n: int) -> dict[str, float]:
+    """The CW/PC/BC fractions of ``n`` tiers, ``counts[i]`` of them tier ``i``."""
+    return {name: (counts[i] / n if n else 0.0) for i, name in enumerate(TIERS)}
+
+
+def averaged_shares(per_metric: Mapping[str, Mapping[str, float]]) -> dict[str, float]:
+    """Each tier's share averaged over the metrics ("soft voting")."""
+    return {t: fmean([per_metric[m][t] for m in METRICS]) for t in TIERS}
 
 
 def score_from_shares(share: Mapping[str, float]) -> float:
@@ -64,7 +73,13 @@ def summarize(rows: Sequence[Mapping[str, object]],
     """Shares per metric, averaged shares, score and level over scored ``rows`` (each with
     ``tier: {metric: 0|1|2}``)."""
     per_metric = {m: shares(int(r["tier"][m]) for r in rows) for m in METRICS}  # type: ignore[index]
-    averaged = {t: fmean(per_metric[m][t] for m in METRICS) for t in TIERS}
+    return summarize_shares(per_metric, len(rows), cutoffs)
+
+
+def summarize_shares(per_metric: Mapping[str, Mapping[str, float]], n: int,
+                     cutoffs: Sequence[float] = DEFAULT_LEVELS) -> dict[str, object]:
+    """:func:`summarize` from each metric's shares over ``n`` rows."""
+    averaged = averaged_shares(per_metric)
     total = score_from_shares(averaged)
-    return {"n": len(rows), "shares_by_metric": per_metric, "shares": averaged,
+    return {"n": n, "shares_by_metric": dict(per_metric), "shares": averaged,
             "score": total, "level": level(total, cutoffs)}

@@ -12,12 +12,15 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
 from clineval.benchmarks.base.exemplars import exemplar_count
 from clineval.benchmarks.base.sources import demo_or_official, require
 from clineval.benchmarks.meddisk import baselines, prompts, score_cli, tables
 from clineval.benchmarks.meddisk.derive import PAPER_DEMOS, derive
 from clineval.benchmarks.meddisk.synthetic import write_demo_kb
 from clineval.errors import ConfigError
+from clineval.metrics.bootstrap import Replicates
 from clineval.tables.render import Table
 
 Record = dict[str, Any]
@@ -87,6 +90,13 @@ class MedDisKBenchmark:
         from clineval.benchmarks.meddisk import scoring
 
         return scoring.summarize(rows, scoring.settings_of(task))
+
+    def headline_replicates(self, task: Record, rows: list[Record], drawn: np.ndarray
+                            ) -> Replicates:
+        from clineval.benchmarks.meddisk import scoring
+
+        scoring.settings_of(task)  # the same checks of the settings as summarize_rows
+        return scoring.headline_replicates(rows, drawn)
 
     def outcomes(self, task: Record, rows: list[Record]) -> dict[str, dict[str, int]]:
         """None: MedDisK's scores are tier shares and points, not 0/1 accuracies."""

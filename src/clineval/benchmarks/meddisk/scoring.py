@@ -24,9 +24,12 @@ from collections.abc import Mapping, Sequence
 from statistics import fmean
 from typing import Any
 
+import numpy as np
+
 from clineval.benchmarks.meddisk import aggregate, extract, synonyms
 from clineval.benchmarks.meddisk.aspects import Aspect
 from clineval.metrics import overlap
+from clineval.metrics.bootstrap import Replicates, resample_counts
 
 Record = dict[str, Any]
 SETTINGS = ("tokenizer", "encoder", "device", "extractor", "cut_at_newline", "none_words",
@@ -179,6 +182,42 @@ def summarize(rows: Sequence[Record], settings: Record) -> Record:
         "scale": "0-10",
     })
     return summary
+
+
+def headline_replicates(rows: Sequence[Record], drawn: np.ndarray) -> Replicates:
+    """The headline (score, macro score, averaged shares) of every resample (``drawn``: row
+    positions per resample): each metric's tier counts summed over the draw counts, overall
+    and per aspect, finished as :func:`summarize` finishes them."""
+    counts = resample_counts(drawn, len(rows))
+    tiers = {m: np.array([int(r["tier"][m]) for r in rows]) for m in aggregate.METRICS}
+    aspects = np.array([r["aspect"] for r in rows])
+
+    def tallied(mask: np.ndarray) -> tuple[list[int], dict[str, list[list[int]]]]:
+        """Per resample: the rows drawn within ``mask``, and each metric's tier counts."""
+        return (counts @ mask.astype(np.int64)).tolist(), {
+            m: np.stack([counts @ ((tiers[m] == i) & mask).astype(np.int64)
+                         for i in range(len(aggregate.TIERS))], axis=1).tolist()
+            for m in aggregate.METRICS}
+
+    def shares(tally: tuple[list[int], dict[str, list[list[int]]]], b: int) -> dict[str, float]:
+        """The averaged shares of resample ``b``'s rows of a tally (as ``summarize``)."""
+        return aggregate.averaged_shares({m: aggregate.shares_of_counts(tally[1][m][b],
+                                                                        tally[0][b])
+                                          for m in aggregate.METRICS})
+
+    whole = tallied(np.ones(len(rows), dtype=bool))
+    parts = [tallied(aspects == key) for key in dict.fromkeys(aspects.tolist())]
+    out: Replicates = {"score": [], "macro_score": [],
+                       **{f"share.{t}": [] for t in aggregate.TIERS}}
+    for b in range(drawn.shape[0]):
+        averaged = shares(whole, b)
+        scores = [aggregate.score_from_shares(shares(tally, b)) for tally in parts
+                  if tally[0][b]]
+        out["score"].append(aggregate.score_from_shares(averaged))
+        out["macro_score"].append(fmean(scores) if scores else None)
+        for t, value in averaged.items():
+            out[f"share.{t}"].append(value)
+    return out
 
 
 def score(task: Record, examples: list[Record], generations: list[Record],

@@ -13,10 +13,13 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
 from clineval.benchmarks.base.exemplars import exemplar_count
 from clineval.benchmarks.medeval import baselines, prompts, sources, tables
 from clineval.benchmarks.medeval import examples as task_examples
 from clineval.benchmarks.medeval.examples import PAPER_SHOTS, SENTENCE_TASKS
+from clineval.metrics.bootstrap import Replicates
 from clineval.tables.render import Table
 
 Record = dict[str, Any]
@@ -101,6 +104,12 @@ class MedEvalBenchmark:
         from clineval.benchmarks.medeval import scoring
 
         return scoring.summarize_rows(task, rows)
+
+    def headline_replicates(self, task: Record, rows: list[Record], drawn: np.ndarray
+                            ) -> Replicates:
+        from clineval.benchmarks.medeval import scoring
+
+        return scoring.headline_replicates(task, rows, drawn)
 
     def outcomes(self, task: Record, rows: list[Record]) -> dict[str, dict[str, int]]:
         """Correct (1) or not (0) per evaluated example, for the sentence tasks' accuracy per

@@ -26,6 +26,8 @@ from pathlib import Path
 from statistics import fmean
 from typing import Any
 
+import numpy as np
+
 from clineval.benchmarks.base.judge import judge as judge_model
 from clineval.benchmarks.medeval import classifiers, formats, synthetic
 from clineval.benchmarks.medeval.codes import extract_codes
@@ -33,14 +35,22 @@ from clineval.benchmarks.medeval.examples import LABELS
 from clineval.benchmarks.medeval.extract import MODES, clean_text, extract_label
 from clineval.benchmarks.medeval.splits import PAPER_RATIO, assign_splits
 from clineval.errors import ConfigError
-from clineval.metrics.bleu import corpus_bleu4, sentence_bleu4
+from clineval.metrics.bleu import (
+    bleu_from_statistics,
+    bleu_statistics_matrix,
+    corpus_bleu4,
+    sentence_bleu4,
+)
+from clineval.metrics.bootstrap import Replicates, exact_sums, present, resample_counts
 from clineval.metrics.classification import (
     binary_f1,
     exact_match_rate,
+    f1_of_counts,
     mean_code_accuracy,
+    mean_of_codes,
     per_code_accuracy,
+    percent,
 )
-from clineval.metrics.rouge import rouge_f1
 
 Record = dict[str, Any]
 SECTIONS = ("extraction", "unqualified", "rouge", "bleu", "classifiers", "baselines")
@@ -95,12 +105,17 @@ def _row(example: Record, output: str, scoring: Record) -> Record:
 
 
 # -- metrics of a part (a domain or a domain group) ---------------------------------------------
+def _accuracy(correct: int, n: int) -> float | None:
+    """``correct`` of ``n`` as a fraction, as the mean of 0/1 outcomes in percent over 100."""
+    return _frac(100.0 * (correct / n)) if n else None
+
+
 def _nlu(rows: list[Record], kind: str, scoring: Record) -> Record:
     counted = rows if scoring.get("unqualified", "wrong") == "wrong" else [
         r for r in rows if r["qualified"]]
     return {
         "n": len(rows),
-        "accuracy": _frac(100.0 * fmean(r["correct"] for r in counted) if counted else None),
+        "accuracy": _accuracy(sum(bool(r["correct"]) for r in counted), len(counted)),
         "f1": _frac(binary_f1([r["prediction"] for r in counted],
                               [r["reference"] for r in counted], POSITIVE[kind])),
         "qualified_rate": fmean(r["qualified"] for r in rows) if rows else None,
@@ -135,7 +150,10 @@ def _bleu(rows: list[Record], scoring: Record) -> float | None:
 def _summaries(rows: list[Record], scoring: Record) -> Record:
     stem = bool((scoring.get("rouge") or {}).get("use_stemmer", False))
     for row in rows:
-        row.setdefault("rouge", rouge_f1(row["prediction"], row["reference"], use_stemmer=stem))
+        if "rouge" not in row:  # scored rows carry it: tables and resamples never recompute it
+            from clineval.metrics.rouge import rouge_f1  # imports nltk: slow
+
+            row["rouge"] = rouge_f1(row["prediction"], row["reference"], use_stemmer=stem)
     part = {key: _mean([r["rouge"][key] for r in rows]) for key in ("rouge_1", "rouge_2",
                                                                      "rouge_l")}
     values = list(part.values())
@@ -281,6 +299,133 @@ def summarize_rows(task: Record, rows: list[Record]) -> Record:
     summary["scale"] = ("fractions (0-1)" if kind != "summarization" else "0-100") + (
         "; BLEU-4 0-100" if kind == "rewriting" else "")
     return summary
+
+
+# -- all bootstrap resamples at once -------------------------------------------------------------
+class _Drawn:
+    """A cell's rows and resamples: a part's (a domain's or group's) per-resample sums of
+    per-row values, as the part's rows of each resample would sum them."""
+
+    def __init__(self, rows: list[Record], drawn: np.ndarray):
+        self.rows, self.drawn = rows, drawn
+        self.counts = resample_counts(drawn, len(rows))
+
+    def count(self, mask: np.ndarray) -> list[int]:
+        """Per resample: how many drawn rows ``mask`` holds."""
+        return (self.counts @ mask.astype(np.int64)).tolist()
+
+    def column(self, get: Callable[[Record], Any], within: np.ndarray | None = None
+               ) -> np.ndarray:
+        """``get`` of each row (of the rows ``within`` holds; False for the others)."""
+        keep = [True] * len(self.rows) if within is None else within.tolist()
+        return np.array([bool(k) and get(r) for r, k in zip(self.rows, keep, strict=True)])
+
+    def bleu(self, mask: np.ndarray, scoring: Record) -> list[float | None]:
+        """Per resample: the part's BLEU-4 as :func:`_bleu` computes it."""
+        spec = scoring.get("bleu") or {}
+        options = {"lowercase": bool(spec.get("lowercase", False)),
+                   "tokenize": str(spec.get("tokenize", "13a"))}
+        sizes = self.count(mask)
+        if spec.get("level", "corpus") == "sentence":
+            values = [sentence_bleu4(r["prediction"], r["reference"], **options)
+                      for r in self.rows]
+            sums = exact_sums(values, self.drawn, mask)
+            return [total / size if size else None for total, size in zip(sums, sizes,
+                                                                            strict=True)]
+        stats = bleu_statistics_matrix([r["prediction"] for r in self.rows],
+                                       [r["reference"] for r in self.rows], **options)
+        summed = (self.counts @ (stats * mask[:, None])).tolist()
+        return [bleu_from_statistics(total, **options) if size else None
+                for total, size in zip(summed, sizes, strict=True)]
+
+    def mean(self, values: Sequence[float], mask: np.ndarray) -> list[float | None]:
+        """Per resample: the fmean of the part's drawn ``values`` (None for none)."""
+        sums = exact_sums(values, self.drawn, mask)
+        return [total / size if size else None
+                for total, size in zip(sums, self.count(mask), strict=True)]
+
+
+def _part_replicates(drawn: _Drawn, mask: np.ndarray, kind: str, scoring: Record
+                     ) -> dict[str, list[Any]]:
+    """A part's metrics on every resample (a resample without the part: any value)."""
+    rows = drawn.rows
+    sizes = drawn.count(mask)
+    if kind in ("summarization", "rewriting"):
+        out: dict[str, list[Any]] = {"bleu4": drawn.bleu(mask, scoring)}
+        if kind == "summarization":
+            for key in ("rouge_1", "rouge_2", "rouge_l"):
+                out[key] = drawn.mean([r["rouge"][key] for r in rows], mask)
+            out["rouge_sum"] = [None if None in values else sum(values) for values in zip(
+                out["rouge_1"], out["rouge_2"], out["rouge_l"], strict=True)]
+            return out
+        for label in ("ambiguous", "abnormal"):
+            short = "am" if label == "ambiguous" else "ab"
+            right = {side: drawn.count(mask & drawn.column(
+                lambda r, side=side, label=label: r["judged"][label][side]
+                == r["labels"][label]))
+                for side in ("original", "rewrite")}
+            before = [k / m if m else None for k, m in zip(right["original"], sizes, strict=True)]
+            after = [k / m if m else None for k, m in zip(right["rewrite"], sizes, strict=True)]
+            out |= {f"acc_{short}_original": before, f"acc_{short}_rewrite": after,
+                    f"dacc_{short}": [None if b is None or a is None else b - a
+                                      for b, a in zip(before, after, strict=True)]}
+            if rows and rows[0].get("judge_kind") == "model":  # its share of on-format answers
+                for side in ("original", "rewrite"):
+                    on = drawn.count(mask & drawn.column(
+                        lambda r, side=side, label=label: r["judged"][label][side] is not None))
+                    out[f"judge_qr_{short}_{side}"] = [k / m if m else None
+                                                       for k, m in zip(on, sizes, strict=True)]
+        return out
+    qualified = drawn.column(lambda r: bool(r["qualified"]))
+    counted = mask if scoring.get("unqualified", "wrong") == "wrong" else mask & qualified
+    used = drawn.count(counted)
+    out = {"qualified_rate": [q / m if m else None
+                              for q, m in zip(drawn.count(mask & qualified), sizes, strict=True)]}
+    if kind in LABELS:
+        correct = drawn.count(counted & drawn.column(lambda r: bool(r["correct"])))
+        positive = POSITIVE[kind]
+        predicted = drawn.column(lambda r: r["prediction"] == positive)
+        gold = drawn.column(lambda r: r["reference"] == positive)
+        tp, fp, fn = (drawn.count(counted & p & g) for p, g in (
+            (predicted, gold), (predicted, ~gold), (~predicted, gold)))
+        out["accuracy"] = [_accuracy(k, c) for k, c in zip(correct, used, strict=True)]
+        out["f1"] = [_frac(f1_of_counts(*t)) if c else None
+                     for *t, c in zip(tp, fp, fn, used, strict=True)]
+        return out
+    codes = list(rows[int(np.flatnonzero(mask)[0])]["reference"])
+    odd = [r["id"] for r, keep in zip(rows, mask.tolist(), strict=True)
+           if keep and list(r["reference"]) != codes]
+    if odd:
+        raise ValueError(f"MedEval code rows {odd[:3]} list other codes than {codes} in the same "
+                         "domain; a domain's rows share one code list")
+    hits = {c: drawn.count(drawn.column(lambda r, c=c: r["prediction"].get(c)
+                                        == r["reference"][c], counted)) for c in codes}
+    exact = drawn.count(drawn.column(
+        lambda r: all(r["prediction"].get(c) == r["reference"][c] for c in codes), counted))
+    out["avg_accuracy"] = [_frac(mean_of_codes({c: percent(hits[c][b], n) for c in codes}))
+                           if n else None for b, n in enumerate(used)]
+    out["emr"] = [_frac(percent(e, n)) if n else None for e, n in zip(exact, used, strict=True)]
+    return out
+
+
+def headline_replicates(task: Record, rows: list[Record], drawn: np.ndarray) -> Replicates:
+    """The headline (every metric of every domain group and domain) of every resample
+    (``drawn``: row positions per resample), equal to ``summarize_rows`` on each resample's
+    rows: counts and exact sums over the draw counts, finished with the same arithmetic."""
+    scoring = settings(task)
+    kind = rows[0]["task"] if rows else "abnormality"
+    state = _Drawn(rows, drawn)
+    evaluated = state.column(lambda r: bool(r["evaluated"]))
+    levels = {"domains": "domain"} if kind == "codes" else {"groups": "group", "domains": "domain"}
+    out: Replicates = {}
+    for level, key in levels.items():
+        keys = state.column(lambda r, key=key: r[key])
+        for part in sorted({r[key] for r in rows if r["evaluated"]}):
+            mask = evaluated & (keys == part)
+            shown = np.array(state.count(mask)) > 0
+            for metric, values in _part_replicates(state, mask, kind, scoring).items():
+                out[f"{level}.{part}.{metric}"] = present(values, shown)
+    return out
 
 
 def score(task: Record, examples: list[Record], generations: list[Record]) -> tuple[

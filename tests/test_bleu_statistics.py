@@ -1,0 +1,58 @@
+"""BLEU from per-pair sufficient statistics equals sacrebleu's own corpus and sentence BLEU
+exactly (the statistics path is what resampled corpus BLEU sums)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+import sacrebleu
+
+from clineval.metrics.bleu import (
+    bleu_from_statistics,
+    bleu_statistics,
+    bleu_statistics_matrix,
+    corpus_bleu4,
+    sentence_bleu4,
+)
+
+HYPS = ["the lungs are clear .", "no acute cardiopulmonary process", "", "Heart size normal",
+        "mild   cardiomegaly, no effusion", "x", "the the the the the", "No Acute Process.",
+        "stable post-operative changes of the chest", "pleural effusion on the left side"]
+REFS = ["the lungs are clear.", "no acute process in the chest", "normal study",
+        "heart size is normal", "mild cardiomegaly without effusion", "y", "the cat",
+        "no acute process.", "stable postoperative changes", "left pleural effusion"]
+
+
+def _sacre(hyps, refs, **options):
+    return sacrebleu.BLEU(**options).corpus_score(list(hyps), [list(refs)]).score
+
+
+@pytest.mark.parametrize("options", [{}, {"lowercase": True}, {"tokenize": "none"},
+                                     {"tokenize": "zh"}])
+def test_corpus_bleu_from_statistics_equals_sacrebleu_exactly(options):
+    rng = np.random.default_rng(5)
+    subsets = [list(range(len(HYPS))), [0], [2], [5, 6], [2, 2, 5], [1, 7, 7, 7, 3],
+               *[list(rng.integers(0, len(HYPS), size=size)) for size in (3, 8, 20, 40)]]
+    matrix = bleu_statistics_matrix(HYPS, REFS, **options)
+    for subset in subsets:
+        hyps, refs = [HYPS[i] for i in subset], [REFS[i] for i in subset]
+        expected = _sacre(hyps, refs, **options)
+        assert corpus_bleu4(hyps, refs, **options) == expected
+        assert bleu_from_statistics(matrix[subset].sum(axis=0), **options) == expected
+
+
+def test_sentence_bleu_from_statistics_equals_sacrebleu_exactly():
+    for hyp, ref in zip(HYPS, REFS, strict=True):
+        expected = sacrebleu.BLEU(effective_order=True).sentence_score(hyp, [ref]).score
+        assert sentence_bleu4(hyp, ref) == expected
+        assert bleu_from_statistics(bleu_statistics(hyp, ref), sentence=True) == expected
+
+
+def test_statistics_layout_and_errors():
+    assert bleu_statistics("a b c", "a b d") == (3, 3, 2, 1, 0, 0, 3, 2, 1, 0)
+    assert bleu_statistics_matrix([], []).shape == (0, 10)
+    assert corpus_bleu4([], []) is None
+    with pytest.raises(ValueError, match="1 hypotheses but 2 references"):
+        corpus_bleu4(["a"], ["a", "b"])
+    with pytest.raises(ValueError, match="0 hypotheses but 1 references"):
+        corpus_bleu4([], ["a"])
