@@ -3,7 +3,7 @@
 Each revision is cloned into a temporary directory (nothing of this checkout's venv, results or
 caches travels) and run as the README says: ``make setup`` (timed), then
 ``snakemake all_tables --cores N`` (timed, with its job count and the CPU seconds of all of
-its jobs). With ``--baseline REV`` the older revision runs the same way right after, for a
+its jobs), then, where the revision's ``make demo`` does, Snakemake's report (timed). With ``--baseline REV`` the older revision runs the same way right after, for a
 side-by-side ratio on the same machine. ``--cold-cache`` gives the installers empty caches (a
 first-time machine; downloads then dominate setup).
 
@@ -71,11 +71,18 @@ def time_revision(rev: str, work: Path, cores: int, cold: bool,
                               "--cores", str(cores), *config], clone, env, work / f"demo-{rev}.log")
     total = re.findall(r"^total\s+(\d+)$", output, flags=re.MULTILINE)
     tables = sorted(p.name for p in (clone / "results" / "tables").glob("*.md"))
+    report = 0.0
+    if "--report" in (clone / "Makefile").read_text():  # `make demo` also writes Snakemake's
+        report, _, _ = _run([str(clone / ".venv" / "bin" / "snakemake"), "all_tables",
+                             "--report", "results/report.html", *config], clone, env,
+                            work / f"report-{rev}.log")
     return {"rev": rev, "overrides": overrides, "setup_s": round(setup_wall, 1),
             "setup_cpu_s": round(setup_cpu, 1),
             "snakemake_s": round(wall, 1), "snakemake_cpu_s": round(cpu, 1),
+            "report_s": round(report, 1),
             "jobs": int(total[0]) if total else None, "tables": tables,
-            "total_s": round(setup_wall + wall, 1)}
+            "figures": len(list((clone / "results" / "figures").glob("*.png"))),
+            "total_s": round(setup_wall + wall + report, 1)}
 
 
 def main() -> int:
@@ -98,12 +105,13 @@ def main() -> int:
     print(f"{platform.processor() or platform.machine()}, {os.cpu_count()} CPUs, "
           f"--cores {args.cores}{', cold caches' if args.cold_cache else ''}")
     print(f"{'rev':>12} {'setup s':>8} {'snakemake s':>12} {'CPU s':>7} {'jobs':>5} "
-          f"{'total s':>8}  tables")
+          f"{'report s':>9} {'total s':>8} {'figures':>8}  tables")
     for r in results:
         if r["overrides"]:
             print(f"{r['rev']:>12} overrides: {r['overrides']}")
         print(f"{r['rev']:>12} {r['setup_s']:>8} {r['snakemake_s']:>12} "
-              f"{r['snakemake_cpu_s']:>7} {r['jobs']!s:>5} {r['total_s']:>8}  "
+              f"{r['snakemake_cpu_s']:>7} {r['jobs']!s:>5} {r['report_s']:>9} {r['total_s']:>8} "
+              f"{r['figures']:>8}  "
               f"{', '.join(r['tables'])}")
     if len(results) == 2:
         new, old = results
