@@ -3,8 +3,8 @@
 Each revision is cloned into a temporary directory (nothing of this checkout's venv, results or
 caches travels) and run as the README says: ``make setup`` (timed), then
 ``snakemake all_tables --cores N`` (timed, with its job count and the CPU seconds of all of
-its jobs), then, where the revision's ``make demo`` does, Snakemake's report (timed). With ``--baseline REV`` the older revision runs the same way right after, for a
-side-by-side ratio on the same machine. ``--cold-cache`` gives the installers empty caches (a
+its jobs), then, where the revision's ``make demo`` does, Snakemake's report (timed). With
+``--baseline REV`` the older revision runs the same way right after, for a side-by-side ratio on the same machine. ``--cold-cache`` gives the installers empty caches (a
 first-time machine; downloads then dominate setup).
 
     python bench/demo_time.py                          # HEAD
@@ -70,7 +70,8 @@ def time_revision(rev: str, work: Path, cores: int, cold: bool,
     wall, cpu, output = _run([str(clone / ".venv" / "bin" / "snakemake"), "all_tables",
                               "--cores", str(cores), *config], clone, env, work / f"demo-{rev}.log")
     total = re.findall(r"^total\s+(\d+)$", output, flags=re.MULTILINE)
-    tables = sorted(p.name for p in (clone / "results" / "tables").glob("*.md"))
+    tables = sorted(p.name for p in (clone / "results" / "tables").glob("*.md")
+                    if not p.name.endswith(".stats.md"))
     report = 0.0
     if "--report" in (clone / "Makefile").read_text():  # `make demo` also writes Snakemake's
         report, _, _ = _run([str(clone / ".venv" / "bin" / "snakemake"), "all_tables",
