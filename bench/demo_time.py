@@ -4,8 +4,9 @@ Each revision is cloned into a temporary directory (nothing of this checkout's v
 caches travels) and run as the README says: ``make setup`` (timed), then
 ``snakemake all_tables --cores N`` (timed, with its job count and the CPU seconds of all of
 its jobs), then, where the revision's ``make demo`` does, Snakemake's report (timed). With
-``--baseline REV`` the older revision runs the same way right after, for a side-by-side ratio on the same machine. ``--cold-cache`` gives the installers empty caches (a
-first-time machine; downloads then dominate setup).
+``--baseline REV`` the older revision runs the same way right after, for a side-by-side ratio
+on the same machine. ``--cold-cache`` gives the installers empty caches (a first-time machine;
+downloads then dominate setup).
 
     python bench/demo_time.py                          # HEAD
     python bench/demo_time.py --baseline 7d8cce5 --json demo-time.json
