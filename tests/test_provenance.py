@@ -233,8 +233,12 @@ def test_every_step_records_the_plans_identity_and_file_hashes(run, monkeypatch)
     assert {k: Path(v["path"]) for k, v in scores["outputs"].items()} == {
         "rows": plan.artifact("scores", cell), "summary": plan.artifact("scores", cell, ".json")}
     table = read_record(plan.record_file("table", TABLE))
-    assert set(table["inputs"]) == set(CELLS)
-    assert set(table["outputs"]) == {"csv", "md", "tex", "metrics"}
+    assert set(table["inputs"]) == set(CELLS) | {f"{cell}:rows" for cell in CELLS}
+    assert set(table["outputs"]) == {"csv", "md", "tex", "stats", "stats_md", "metrics"}
+    for figure in ("medcalc_bars", "medcalc_modes"):
+        record = read_record(plan.record_file("figure", figure))
+        assert record["identity"] == plan.identities[f"figures/{figure}"]["sha"]
+        assert set(record["outputs"]) == {"png", "svg"}
 
 
 @pytest.mark.slow
@@ -320,7 +324,8 @@ def test_a_tampered_generation_stays_stale_after_settling(pulled) -> None:
     oldest = min(times.values()) - 86400 * 10**9
     os.utime(tampered, ns=(oldest, oldest))  # pulled: older than its inputs
     assert planned_jobs(pulled) == {
-        "generate_oracle": 1, "score_medcalc": 1, "table": 1, "all_tables": 1}
+        "generate_oracle": 1, "score_medcalc": 1, "table": 1, "figure": 2, "report": 1,
+        "all_tables": 1}
 
 
 def _age_outputs(workdir: Path) -> int:
@@ -335,10 +340,11 @@ def _age_outputs(workdir: Path) -> int:
 @pytest.mark.slow
 def test_settle_counts_and_build_order(pulled, monkeypatch) -> None:
     plan = plan_in(pulled, monkeypatch)
-    # derive, then per model (MedCalc only): requests, generation, scoring; the table
-    assert len(list(jobs(plan))) == 8
+    # derive, then per model (MedCalc only): requests, generation, scoring; the table, its two
+    # figures and the report
+    assert len(list(jobs(plan))) == 11
     _age_outputs(pulled)
-    assert settle(plan) == {"settled": 8, "stale": 0}
+    assert settle(plan) == {"settled": 11, "stale": 0}
     for job in jobs(plan):
         newest_input = max(p.stat().st_mtime_ns for p in job.inputs)
         assert min(p.stat().st_mtime_ns for p in job.outputs) > newest_input, job.name
@@ -352,7 +358,7 @@ def test_settle_leaves_what_does_not_verify(pulled, monkeypatch, caplog) -> None
     when = _age_outputs(pulled)
     caplog.set_level("INFO", logger="clineval")
     # oracle's generation job and its scoring job (which reads the file) stay; the rest settle
-    assert settle(plan) == {"settled": 6, "stale": 2}
+    assert settle(plan) == {"settled": 9, "stale": 2}
     assert tampered.stat().st_mtime_ns == when
     assert ("generate oracle stays out of date: results/generations/oracle/medcalc/cot.meta.json:"
             " output generations (results/generations/oracle/medcalc/cot.jsonl) changed"
@@ -379,7 +385,9 @@ def test_audit_of_the_clean_run_is_ok(run, monkeypatch, capsys) -> None:
     assert status == 0
     assert out.splitlines() == [
         f"ok      {TABLE}: 4 cells, chain table ← scores ← generations ← requests ← data "
-        "holds; scores and table recomputed identically"]
+        "holds; scores and table recomputed identically",
+        *(f"ok      {figure}: figure ← 1 table(s) holds; drawn again identically"
+          for figure in ("medcalc_bars", "medcalc_modes"))]
 
 
 @pytest.mark.slow
@@ -436,8 +444,11 @@ def test_audit_json(pulled, monkeypatch, capsys) -> None:
     tamper_generation(pulled, "constant/medcalc/zero_shot")
     status, out = audit(pulled, monkeypatch, capsys, "--json")
     assert status == 1
-    [result] = json.loads(out)
+    result, *figures = json.loads(out)
     assert (result["table"], result["ok"], result["cells"]) == (TABLE, False, 4)
+    # the figures read the table's files, which still hold their recorded hashes
+    assert [(f["table"], f["ok"]) for f in figures] == [("medcalc_bars", True),
+                                                        ("medcalc_modes", True)]
     assert "results/generations/constant/medcalc/zero_shot.jsonl" in result["broken"]
 
 

@@ -141,7 +141,7 @@ def test_auditor_pulls_and_rebuilds_every_table_without_generating(origin, tmp_p
     built_tables = {p.name.split(".")[0] for p in (origin / "results/tables").glob("*.md")}
     figures = len(list((origin / "results/figures").glob("*.png")))  # they read the tables
     assert dry_run_jobs(auditor) == {"table": len(built_tables), "figure": figures,
-                                     "all_tables": 1}
+                                     "report": 1, "all_tables": 1}
     run(auditor, "snakemake", "all_tables", "--cores", "2")
     for name in TABLE_FILES:
         assert (auditor / "results/tables" / name).read_bytes() == (
@@ -163,8 +163,8 @@ def test_table_only_change_reruns_only_the_table_stage(origin, tmp_path):
     spec = work / "conf/table/medcalc_table2.yaml"
     spec.write_text(spec.read_text().replace("\ndecimals: 2", "\ndecimals: 1"))
     assert "plan" in run(work, "dvc", "status").stdout
-    # the table and its two figures (medcalc_bars, medcalc_modes)
-    assert dry_run_jobs(work) == {"table": 1, "figure": 2, "all_tables": 1}
+    # the table, its two figures (medcalc_bars, medcalc_modes) and the report showing them
+    assert dry_run_jobs(work) == {"table": 1, "figure": 2, "report": 1, "all_tables": 1}
     repro = run(work, "dvc", "repro")
     out = repro.stdout + repro.stderr
     for stage in ("data", "generations", "scores"):

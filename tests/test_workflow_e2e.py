@@ -94,7 +94,7 @@ def test_a_comparisons_block_writes_paired_tests_and_reruns_only_the_table(demo)
                  "+tables.medcalc_table2.comparisons.correction=holm "
                  "+tables.medcalc_table2.uncertainty=both")
     assert planned_jobs(demo, overrides) == {"table": 1, "figure": MEDCALC_FIGURES,
-                                             "all_tables": 1}
+                                             "report": 1, "all_tables": 1}
     assert snakemake(demo, "all_tables", overrides=overrides).returncode == 0
     stats = json.loads((demo / "results/tables/medcalc_table2.stats.json").read_text())
     found = {(c["a"], c["b"], c["mode"], c["metric"]): c for c in stats["comparisons"]}
@@ -190,7 +190,7 @@ def test_sampling_change_reruns_only_that_models_generation_and_scoring(demo):
     assert jobs == {
         **{f"{step}_{bench}": 1 for step in ("requests", "score") for bench in BENCHMARKS},
         "generate_tiny_llama": 1, "table": len(DEMO_TABLES), "figure": len(DEMO_FIGURES),
-        "all_tables": 1,
+        "report": 1, "all_tables": 1,
     }
     assert planned_jobs(demo) == {}  # a dry run with other settings leaves nothing stale
 
@@ -198,7 +198,7 @@ def test_sampling_change_reruns_only_that_models_generation_and_scoring(demo):
 def test_table_only_change_reruns_only_the_table(demo):
     overrides = "tables.medcalc_table2.decimals=1"
     assert planned_jobs(demo, overrides) == {"table": 1, "figure": MEDCALC_FIGURES,
-                                             "all_tables": 1}
+                                             "report": 1, "all_tables": 1}
     gens = sorted((demo / "results/generations").rglob("*.jsonl"))
     before = {p: p.stat().st_mtime_ns for p in gens}
     done = snakemake(demo, "all_tables", overrides=overrides)
@@ -213,7 +213,8 @@ def test_a_figure_only_change_redraws_that_figure_and_nothing_else(demo):
     assert sorted(p.name for p in figures.iterdir()) == [
         f"{name}.{ext}" for name in DEMO_FIGURES for ext in ("png", "prov.json", "svg")]
     overrides = "figures.clue_levels.title=Other"
-    assert planned_jobs(demo, overrides) == {"figure": 1, "all_tables": 1}
+    # the figure and the report that shows it; no score or table job
+    assert planned_jobs(demo, overrides) == {"figure": 1, "report": 1, "all_tables": 1}
     before = {p: p.read_bytes() for p in figures.iterdir()}
     scored = {p: p.stat().st_mtime_ns for p in (demo / "results").glob("*/*/*/*.json*")}
     done = snakemake(demo, "all_tables", overrides=overrides)
@@ -261,7 +262,8 @@ def test_real_data_switch_runs_the_oracle_on_every_row(tmp_path):
 
     # Recomputed labels: only scoring and the table re-run, and the oracle is then perfect.
     relabel = f"{overrides} tasks.medcalc.scoring.labels=recomputed"
-    assert planned_jobs(tmp_path, relabel) == {"score_medcalc": 1, "table": 1, "all_tables": 1}
+    assert planned_jobs(tmp_path, relabel) == {"score_medcalc": 1, "table": 1, "report": 1,
+                                               "all_tables": 1}
     done = snakemake(tmp_path, "all_tables", overrides=relabel)
     assert done.returncode == 0, done.stderr[-3000:]
     for mode in ("zero_shot", "cot", "one_shot"):
@@ -285,7 +287,8 @@ def test_a_scoring_change_reruns_its_jobs_and_keeps_the_other_cells_bytes(demo):
     overrides = "tasks.clue_meqsum.scoring.rouge.use_stemmer=true"
     # MeQSum's cells of tiny_llama and clue_baseline: each model's one CLUE scoring job
     assert planned_jobs(demo, overrides) == {"score_clue": 2, "table": 2,
-                                             "figure": CLUE_FIGURES, "all_tables": 1}
+                                             "figure": CLUE_FIGURES, "report": 1,
+                                             "all_tables": 1}
     scores = demo / "results" / "scores"
     clue = {p: p.read_bytes() for p in scores.glob("*/clue_*/*")}
     medcalc = {p: p.stat().st_mtime_ns for p in scores.glob("*/medcalc/*")}
@@ -303,7 +306,7 @@ def test_a_scoring_change_reruns_its_jobs_and_keeps_the_other_cells_bytes(demo):
 def test_a_table_over_rows_reads_them_and_the_audit_follows(demo):
     overrides = "+tables.medcalc_table2.rows=true"
     assert planned_jobs(demo, overrides) == {"table": 1, "figure": MEDCALC_FIGURES,
-                                             "all_tables": 1}
+                                             "report": 1, "all_tables": 1}
     assert snakemake(demo, "all_tables", overrides=overrides).returncode == 0
     record = json.loads((demo / "results/tables/medcalc_table2.prov.json").read_text())
     rows = {role: e["path"] for role, e in record["inputs"].items() if role.endswith(":rows")}
@@ -356,7 +359,8 @@ def test_light_steps_import_no_torch_transformers_hydra_or_encoder(demo, tmp_pat
     table = ["step", "table", "--identity", str(plan.identity_file("tables", "medcalc_table2")),
              "--summaries", *(str(plan.artifact("scores", c, ".json"))
                               for c in plan.tables["medcalc_table2"]),
-             "--out", *(str(out / f"t.{e}") for e in ("csv", "md", "tex", "json")),
+             "--out", *(str(out / f"t.{e}")
+                        for e in ("csv", "md", "tex", "stats.json", "stats.md", "json")),
              "--record", str(out / "t.prov.json")]
     derive = ["step", "derive", "--identity", str(plan.identity_file("data", "medcalc")),
               "--examples", str(out / "ex.jsonl"), "--exemplars", str(out / "exm.jsonl"),
@@ -386,7 +390,8 @@ def test_a_changed_scoring_input_rescores_and_the_audit_names_it(tmp_path):
     broken = audit(work, overrides)
     assert broken.returncode == 1
     assert f"{encoder / 'config.json'} (encoder:config.json)" in broken.stdout
-    assert planned_jobs(work, overrides) == {"score_clue": 1, "table": 2, "all_tables": 1}
+    assert planned_jobs(work, overrides) == {"score_clue": 1, "table": 2, "figure": 2,
+                                             "report": 1, "all_tables": 1}
     done = snakemake(work, "all_tables", overrides=overrides)
     assert done.returncode == 0, done.stderr[-3000:]
     assert audit(work, overrides).returncode == 0
