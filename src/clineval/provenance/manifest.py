@@ -35,7 +35,8 @@ def _version(name: str) -> str | None:
 
 
 def git_state() -> dict[str, Any]:
-    """Commit and dirty flag of the checkout clineval runs from (None outside a checkout)."""
+    """Commit and dirty flag of the checkout clineval runs from (None outside a checkout).
+    ``dvc.lock`` does not count: ``dvc repro`` rewrites it between the stages of the run."""
     source = Path(__file__).resolve().parents[3]
 
     def run(*args: str) -> str | None:
@@ -47,7 +48,8 @@ def git_state() -> dict[str, Any]:
         return done.stdout.strip() if done.returncode == 0 else None
 
     commit = run("rev-parse", "HEAD")
-    status = run("status", "--porcelain", "--untracked-files=no") if commit else None
+    status = (run("status", "--porcelain", "--untracked-files=no", "--", ".",
+                  ":(exclude)dvc.lock") if commit else None)
     return {"commit": commit, "dirty": None if status is None else bool(status)}
 
 
