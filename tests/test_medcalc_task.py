@@ -149,6 +149,26 @@ def test_table_layout_and_formats():
     assert "25.00 ± 21.7" in to_markdown(pp)
 
 
+def test_table_shows_bootstrap_intervals_beside_or_instead_of_the_standard_error():
+    from clineval.tables.statistics import layout_spec
+
+    spec = {"title": "T", "modes": ["zero_shot"], "extractions": ["official"], "decimals": 2,
+            "std_error": {"show": True, "scale": "fraction", "decimals": 2}}
+    cell = {**_cell("a", "zero_shot", 1),
+            "intervals": {"accuracy.official": {"value": 0.25, "low": 0.0, "high": 0.75}}}
+    both = to_markdown(build_table(layout_spec(spec, "both", 0.95), [cell]))
+    # the average column (the headline) carries its interval; a category column does not
+    row = ("| A | 7B | official | 25.00 ± 0.22 | – | – | – | – | – | – "
+           "| 25.00 ± 0.22 [0.00, 75.00] |")
+    assert row in both
+    assert "Avg. [low, high]: its 95% percentile bootstrap interval" in both
+    ci = to_markdown(build_table(layout_spec(spec, "ci", 0.9), [cell]))
+    assert "| 25.00 [0.00, 75.00] |" in ci and "±" not in ci and "its 90% percentile" in ci
+    se = to_markdown(build_table(layout_spec(spec, "se", 0.95), [cell]))
+    assert "[0.00, 75.00]" not in se and "25.00 ± 0.22 |" in se
+    assert to_markdown(build_table(layout_spec(spec, "none", 0.95), [cell])).count("25.00 |") == 2
+
+
 def _predictions(path: Path, outputs: list[tuple[int, str]]) -> Path:
     path.write_text("".join(json.dumps({"row_number": n, "output": o}) + "\n" for n, o in outputs))
     return path

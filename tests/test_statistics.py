@@ -136,5 +136,7 @@ def test_statistics_defaults_and_layout_without_se_under_ci():
     assert resolved == {"uncertainty": "se", "comparisons": None, "bootstrap": {
         "samples": 1000, "seed": 0, "level": 0.95, "method": "percentile"}}
     spec = {"std_error": {"show": True, "decimals": 2}}
-    assert statistics.layout_spec(spec, "ci")["std_error"]["show"] is False
-    assert statistics.layout_spec(spec, "both")["std_error"]["show"] is True
+    assert statistics.layout_spec(spec, "ci", 0.95)["std_error"]["show"] is False
+    assert statistics.layout_spec(spec, "both", 0.95)["std_error"]["show"] is True
+    assert statistics.layout_spec(spec, "both", 0.9)["interval_level"] == 0.9
+    assert "interval_level" not in statistics.layout_spec(spec, "se", 0.95)

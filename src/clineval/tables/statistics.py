@@ -75,11 +75,16 @@ def bootstrap_of(resolved: Mapping[str, Any]) -> BootstrapSettings:
         {k: v for k, v in resolved["bootstrap"].items() if k != "method"})
 
 
-def layout_spec(spec: Mapping[str, Any], uncertainty: str) -> Record:
-    """The spec the layout builds from: its standard error hidden under ``ci`` and ``none``."""
+def layout_spec(spec: Mapping[str, Any], uncertainty: str, level: float) -> Record:
+    """The spec the layout builds from: its standard error hidden under ``ci`` and ``none``;
+    under ``ci`` and ``both``, ``interval_level`` tells a layout that shows intervals (the
+    cells then carry theirs, ``intervals``) to show them."""
+    shown = dict(spec)
     if uncertainty in ("ci", "none") and "std_error" in spec:
-        return {**spec, "std_error": {**spec["std_error"], "show": False}}
-    return dict(spec)
+        shown["std_error"] = {**spec["std_error"], "show": False}
+    if uncertainty in ("ci", "both"):
+        shown["interval_level"] = level
+    return shown
 
 
 def _number(value: float | None, decimals: int) -> str:

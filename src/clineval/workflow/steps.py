@@ -201,7 +201,9 @@ def table_texts(
     boot = statistics.bootstrap_of(resolved)
     stats, draws = table_statistics([{**c, "rows": rows[c["cell"]]} for c in cells], tasks,
                                     metrics, resolved, boot)
-    spec = statistics.layout_spec(ident["spec"], resolved["uncertainty"])
+    spec = statistics.layout_spec(ident["spec"], resolved["uncertainty"], boot.level)
+    if "interval_level" in spec:
+        cells = [{**c, "intervals": stats["cells"][c["cell"]]["metrics"]} for c in cells]
     if spec["layout"] == LEADERBOARD:
         built = build_leaderboard(spec, cells, metrics, benchmarks, draws, boot.level)
     else:

@@ -30,14 +30,34 @@ EXTRACTION_NOTES = {
 }
 
 
-def _cell(stats: dict[str, Any], spec: dict[str, Any]) -> str:
+def _cell(stats: dict[str, Any], spec: dict[str, Any],
+          interval: dict[str, Any] | None = None) -> str:
+    """Accuracy in %, ± its standard error (unless hidden) and its bootstrap ``interval``
+    (``{low, high}`` as fractions; the average column, when the spec shows intervals)."""
     decimals = int(spec.get("decimals", 2))
     text = fmt(100.0 * stats["accuracy"], decimals) if stats["n"] else "–"
     se_spec = spec.get("std_error") or {}
     if stats["n"] and se_spec.get("show", True):
         scale = 1.0 if se_spec.get("scale", "fraction") == "fraction" else 100.0
         text += f" ± {fmt(scale * stats['se'], int(se_spec.get('decimals', 2)))}"
+    if stats["n"] and interval and interval.get("low") is not None:
+        text += (f" [{fmt(100.0 * interval['low'], decimals)}, "
+                 f"{fmt(100.0 * interval['high'], decimals)}]")
     return text
+
+
+def _uncertainty_note(spec: dict[str, Any]) -> str:
+    """What the numbers are and which uncertainty the table shows beside them."""
+    se_spec = spec.get("std_error") or {}
+    parts = ["Accuracy in %"]
+    if se_spec.get("show", True):
+        parts.append("± the binomial standard error " + (
+            "as a proportion, as in the paper"
+            if se_spec.get("scale", "fraction") == "fraction" else "in percentage points"))
+    if "interval_level" in spec:
+        parts.append(f"Avg. [low, high]: its {100 * spec['interval_level']:g}% percentile "
+                     "bootstrap interval (examples resampled; docs/statistics.md)")
+    return "; ".join(parts) + "."
 
 
 def build_table(spec: dict[str, Any], cells: list[dict[str, Any]]) -> Table:
@@ -56,7 +76,11 @@ def build_table(spec: dict[str, Any], cells: list[dict[str, Any]]) -> Table:
             for setting in extractions:
                 result = cell["summary"][setting]
                 stats = [result["per_category"][key] for key, _ in COLUMNS] + [result["overall"]]
-                rows.append([name, str(cell["size"]), setting, *(_cell(s, spec) for s in stats)])
+                interval = ((cell.get("intervals") or {}).get(f"accuracy.{setting}")
+                            if "interval_level" in spec else None)
+                rows.append([name, str(cell["size"]), setting,
+                             *(_cell(s, spec) for s in stats[:-1]),
+                             _cell(stats[-1], spec, interval)])
                 for (key, _), s in zip([*COLUMNS, ("overall", "Avg.")], stats, strict=True):
                     records.append(
                         {
@@ -72,12 +96,7 @@ def build_table(spec: dict[str, Any], cells: list[dict[str, Any]]) -> Table:
                     )
         blocks.append(Block(MODE_TITLES.get(mode, mode), rows))
     notes = [
-        "Accuracy in %; ± the binomial standard error "
-        + (
-            "as a proportion, as in the paper."
-            if (spec.get("std_error") or {}).get("scale", "fraction") == "fraction"
-            else "in percentage points."
-        ),
+        _uncertainty_note(spec),
         *(EXTRACTION_NOTES[s] for s in extractions if s in EXTRACTION_NOTES),
         *spec.get("context_notes", []),
     ]
