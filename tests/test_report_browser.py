@@ -38,6 +38,8 @@ def test_demo_report_opens_with_no_console_error(report: Path, tmp_path: Path) -
         check = load(driver, report)
         assert check.title == "clineval report: demo"
         assert check.errors == []
+        # every figure of the demo grid is on the page, decoded by the browser
+        assert len(check.image_widths) == len(build_plan(REPO / "conf", []).figures) == 9
         assert all(width > 0 for width in check.image_widths)
         sections = [s.get_attribute("id") for s in driver.find_elements("css selector",
                                                                          "main > section")]
@@ -80,6 +82,11 @@ def test_snakemake_report_shows_every_tables_caption_by_benchmark(report: Path) 
         spec = plan.cfg["tables"][name]
         assert escape(spec["caption"], quote=False) in html, name
         assert escape(spec["title"], quote=False) in html, name
+    for name in plan.figures:
+        spec = plan.cfg["figures"][name]
+        assert escape(spec["caption"], quote=False) in html, name
+        assert escape(spec["title"], quote=False) in html, name
+        assert f"{name}.png" in html, name
     for category in ("Leaderboard", "MedCalc-Bench", "CLUE", "CliBench", "MedDisK", "MedEval"):
         assert f'"{category}"' in html
 
