@@ -447,8 +447,8 @@ def test_audit_json(pulled, monkeypatch, capsys) -> None:
     result, *figures = json.loads(out)
     assert (result["table"], result["ok"], result["cells"]) == (TABLE, False, 4)
     # the figures read the table's files, which still hold their recorded hashes
-    assert [(f["table"], f["ok"]) for f in figures] == [("medcalc_bars", True),
-                                                        ("medcalc_modes", True)]
+    assert [(f["figure"], f["ok"]) for f in figures] == [("medcalc_bars", True),
+                                                         ("medcalc_modes", True)]
     assert "results/generations/constant/medcalc/zero_shot.jsonl" in result["broken"]
 
 
