@@ -20,14 +20,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from tqdm import tqdm
-
 from clineval.benchmarks import get_benchmark
 from clineval.inference.base import Backend, Generation
 from clineval.io import DataError, read_identity, read_json, read_jsonl, write_json, write_jsonl
 from clineval.provenance.hashing import sha256_obj
 from clineval.provenance.manifest import environment
 from clineval.provenance.record import make_record, prov_path, read_record
+from clineval.workflow.progress import progress_bar
 
 log = logging.getLogger("clineval")
 
@@ -204,7 +203,7 @@ def generate_cells(
             backend = engine.get(ident, job)
             settings = backend.effective_settings()
             size = _batch_size(ident["model"], len(todo))
-            with tqdm(total=len(todo), desc=ident["cell"], unit="req") as bar:
+            with progress_bar(len(todo), ident["cell"], unit="req") as bar:
                 for first in range(0, len(todo), size):
                     batch = todo[first : first + size]
                     for request, generation in zip(batch, backend.generate(batch), strict=True):

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Iterable, Iterator
-from typing import TypeVar
+from typing import Any, TypeVar
 
 T = TypeVar("T")
 
@@ -18,3 +18,12 @@ def progress(items: Iterable[T], what: str, unit: str = "it", total: int | None 
     from tqdm import tqdm
 
     yield from tqdm(items, desc=what, unit=unit, total=total, file=sys.stderr)
+
+
+def progress_bar(total: int, what: str, unit: str = "it") -> Any:
+    """A tqdm bar to ``update`` by hand (work that advances in batches), on stderr when it is
+    a terminal; a disabled bar (no output) in logs and batch jobs."""
+    from tqdm import tqdm
+
+    return tqdm(total=total, desc=what, unit=unit, file=sys.stderr,
+                disable=not sys.stderr.isatty())
