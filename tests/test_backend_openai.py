@@ -43,11 +43,23 @@ class FakeServer:
             step = (self.scripts.get(prompt) or ["ok"]).pop(0)
             self.in_flight += 1
             self.max_in_flight = max(self.max_in_flight, self.in_flight)
+        left = False
+
+        def leave() -> None:
+            # before the answer is written: once the client reads it, it may send its next
+            # request at once, before this thread would reach ``finally``
+            nonlocal left
+            if not left:
+                left = True
+                with self.lock:
+                    self.in_flight -= 1
+
         try:
             time.sleep(self.delay)
             if step == "timeout":
                 time.sleep(1.0)
                 return
+            leave()
             if step == "echo400":
                 self._send(handler, 400, {"error": f"bad request from {handler.headers}"})
             elif step in ("429", "500", "503"):
@@ -70,8 +82,7 @@ class FakeServer:
         except (BrokenPipeError, ConnectionResetError):
             pass  # the client timed out and went away
         finally:
-            with self.lock:
-                self.in_flight -= 1
+            leave()
 
     @staticmethod
     def _send(handler, status: int, obj: Any, headers: dict[str, str] | None = None) -> None:
