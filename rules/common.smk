@@ -93,15 +93,17 @@ def report_outputs():
 
 
 def report_inputs(wildcards):
+    tables, figures = PLAN.report_sources()
     return {"identity": str(PLAN.identity_file("report", "index"))} | {
-        f"table_{name}": str(PLAN.table_outputs(name)[1]) for name in PLAN.tables
-    } | {f"figure_{name}": str(PLAN.figure_file(name)) for name in PLAN.figures}
+        f"table_{name}": str(path) for name, path in tables.items()
+    } | {f"figure_{name}": str(path) for name, path in figures.items()}
 
 
 def report_command(wildcards, output):
+    tables, figures = PLAN.report_sources()
     parts = [f"clineval step report --identity {PLAN.identity_file('report', 'index')}"]
-    parts += [f"--table {name} {PLAN.table_outputs(name)[1]}" for name in PLAN.tables]
-    parts += [f"--figure {name} {PLAN.figure_file(name)}" for name in PLAN.figures]
+    parts += [f"--table {name} {path}" for name, path in tables.items()]
+    parts += [f"--figure {name} {path}" for name, path in figures.items()]
     return " ".join([*parts, f"--out {output.html} --record {output.record}"])
 
 

@@ -217,9 +217,10 @@ class Plan:
         """The report section of a figure: that of the first table it draws from."""
         return self.table_section(self.figures[figure][0])
 
-    def figure_file(self, figure: str) -> Path:
-        """The figure's PNG: what the HTML report embeds."""
-        return self.figure_outputs(figure)[0]
+    def report_sources(self) -> tuple[dict[str, Path], dict[str, Path]]:
+        """What the HTML report reads, by name: each table's Markdown and each figure's PNG."""
+        return ({name: self.table_outputs(name)[1] for name in self.tables},
+                {name: self.figure_outputs(name)[0] for name in self.figures})
 
     def report_file(self) -> Path:
         """The self-contained HTML report of the grid's tables and figures."""

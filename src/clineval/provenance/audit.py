@@ -225,8 +225,7 @@ def audit_report(plan: Plan) -> TableAudit:
         record = _record(path, ident["sha"], "report", hashes)
         _expect(record, "outputs", "html", plan.report_file(), "report")
         _files(record, "outputs", path, "report", hashes)
-        tables = {name: plan.table_outputs(name)[1] for name in plan.tables}
-        figures = {name: plan.figure_file(name) for name in plan.figures}
+        tables, figures = plan.report_sources()
         for role, file in [*((f"table:{n}", p) for n, p in tables.items()),
                            *((f"figure:{n}", p) for n, p in figures.items())]:
             _expect(record, "inputs", role, file, "report ← tables and figures")

@@ -81,9 +81,9 @@ def jobs(plan: Plan) -> Iterator[Job]:
         )
     if "report/index" in plan.identities:
         record = plan.record_file("report", "index")
-        yield Job("report", [plan.identity_file("report", "index"),
-                             *(plan.table_outputs(name)[1] for name in plan.tables),
-                             *(plan.figure_file(name) for name in plan.figures)],
+        tables, figures = plan.report_sources()
+        yield Job("report", [plan.identity_file("report", "index"), *tables.values(),
+                             *figures.values()],
                   [plan.report_file(), record],
                   [(record, plan.identities["report/index"]["sha"])])
 
