@@ -6,8 +6,12 @@ with ``--layout task``; the same declared files per cell) over empty files whose
 build order, and times ``snakemake all --cores N`` when there is nothing to do: the floor under
 any workflow code for that many jobs and files.
 
-``--like-workflow`` gives the bare rules what Snakemake itself spends time on in the real
-workflow's no-op: a ``conda:`` environment and a ``log:`` file per rule, and the metadata
+``--like-workflow`` (with ``--layout task``) mirrors the real workflow for this grid, so that the
+floor differs from it only by clineval's code: the same rules (the per-model generation rules, one
+requests and one scoring rule over ``{model}``, derive, build, table, figure, report and the
+``all_*`` targets), the same declared files per job (identity files, derived examples and
+exemplars, request records, logs, the table's seven outputs and the report), static ``params``
+of the commands' length, a ``conda:`` environment and a ``log:`` per rule, and the metadata
 Snakemake records for every finished job (written by an in-process ``snakemake --touch``), whose
 rerun triggers (code, params, input, software environment) a no-op checks for every job.
 
@@ -26,7 +30,10 @@ import time
 from pathlib import Path
 
 MODES = ("zero_shot", "cot", "one_shot")
-PHASE = {"id": 0, "data": 1, "requests": 2, "generations": 3, "scores": 4, "tables": 5}
+PHASE = {"id": 0, "identity": 0, "data": 1, "demo": 1, "derived": 1, "requests": 2,
+         "generations": 3, "scores": 4, "tables": 5, "report": 6}
+#: The identity files' content hash, as in their names: ``<key>-<sha16>.json``.
+SHA16 = "0123456789abcdef"
 
 
 def cell_files(model: str) -> list[str]:
@@ -89,11 +96,153 @@ def snakefile(models: list[str], layout: str) -> str:
     return "\n".join(lines) + "\n"
 
 
+def _ident(key: str) -> str:
+    return f"results/identity/{key}-{SHA16}.json"
+
+
+def workflow_files(models: list[str]) -> list[str]:
+    """The files of a finished run of the real workflow (logs aside) for this grid."""
+    files = [_ident("data/medcalc"), _ident("tables/t"), _ident("report/index"),
+             "data/demo/medcalc/test_data.csv", "data/derived/medcalc/examples.jsonl",
+             "data/derived/medcalc/exemplars.jsonl", "data/derived/medcalc/provenance.json",
+             "results/report/index.html", "results/report/provenance.json"]
+    files += [f"results/tables/t.{ext}" for ext in TABLE_EXTS]
+    for model in models:
+        for mode in MODES:
+            cell = f"{model}/medcalc/{mode}"
+            files += [_ident(f"{cell}/{kind}") for kind in ("requests", "generation", "scoring")]
+            files += [f"results/requests/{cell}{s}" for s in (".jsonl", ".prov.json")]
+            files += [f"results/generations/{cell}{s}" for s in (".jsonl", ".meta.json")]
+            files += [f"results/scores/{cell}{s}" for s in (".jsonl", ".json", ".prov.json")]
+    return files
+
+
+TABLE_EXTS = ("csv", "md", "tex", "stats.json", "stats.md", "metrics.json", "prov.json")
+LOCAL = "    localrule: True"
+CPU = '    resources: gpu=0, cpus_per_task=1, mem_mb={mem}, runtime={minutes}'
+
+
+def _command(step: str, files: list[str]) -> str:
+    """A static stand-in of the same length for a rule's command (a rerun trigger)."""
+    return repr(f"clineval step {step} " + " ".join(files))
+
+
+def workflow_snakefile(models: list[str]) -> str:
+    """The real workflow's rules for this grid with literal files and no clineval code."""
+    derived = ["data/derived/medcalc/examples.jsonl", "data/derived/medcalc/exemplars.jsonl"]
+    each = "{{model}}/medcalc/{md}"
+    lines = [f"MODES = {list(MODES)!r}", f"MODELS = {models!r}", "",
+             "rule all:",
+             '    input: expand("results/tables/t.{ext}", ext=["csv", "md", "tex", "stats.json",'
+             ' "stats.md"]), "results/report/index.html"',
+             "    default_target: True",
+             "rule all_figures:", "    input: []",
+             "rule all_data:", f"    input: {derived!r}",
+             "rule all_generations:",
+             '    input: expand("results/generations/{m}/medcalc/{md}.jsonl", m=MODELS, md=MODES)',
+             "rule all_scores:",
+             '    input: expand("results/scores/{m}/medcalc/{md}.json", m=MODELS, md=MODES)',
+             "rule derive_demo_medcalc:", LOCAL,
+             f'    input: identity="{_ident("data/medcalc")}"',
+             '    output: sources=["data/demo/medcalc/test_data.csv"],'
+             f' examples="{derived[0]}", exemplars="{derived[1]}",'
+             ' record="data/derived/medcalc/provenance.json"',
+             '    shell: "touch {output}"',
+             "rule derive_data:",
+             f'    input: identity="results/identity/data/{{task}}-{SHA16}.json"',
+             '    output: examples="data/derived/{task}/examples.jsonl",'
+             ' exemplars="data/derived/{task}/exemplars.jsonl",'
+             ' record="data/derived/{task}/provenance.json"',
+             '    wildcard_constraints: task="(?!)"',
+             '    shell: "touch {output}"',
+             "rule build_model:",
+             f'    input: identity="results/identity/models/{{model}}-{SHA16}.json"',
+             '    output: config="results/models/{model}/config.json",'
+             ' record="results/models/{model}/provenance.json"',
+             '    shell: "touch {output}"',
+             "rule requests_medcalc:", LOCAL,
+             f'    input: identities=expand("results/identity/{each}/requests-{SHA16}.json",'
+             f' md=MODES), examples="{derived[0]}", exemplars="{derived[1]}"',
+             f'    output: requests=expand("results/requests/{each}.jsonl", md=MODES),'
+             f' records=expand("results/requests/{each}.prov.json", md=MODES)',
+             "    params: command=" + _command("requests", [
+                 f"--cell {_ident(f'{{model}}/medcalc/{md}/requests')} {derived[0]} {derived[1]}"
+                 f" results/requests/{{model}}/medcalc/{md}.jsonl"
+                 f" results/requests/{{model}}/medcalc/{md}.prov.json" for md in MODES]),
+             '    shell: "touch {output}"',
+             "rule score_medcalc:",
+             f'    input: identities=expand("results/identity/{each}/scoring-{SHA16}.json",'
+             f' md=MODES), generations=expand("results/generations/{each}.jsonl", md=MODES),'
+             f' examples="{derived[0]}"',
+             f'    output: rows=expand("results/scores/{each}.jsonl", md=MODES),'
+             f' summaries=expand("results/scores/{each}.json", md=MODES),'
+             f' records=expand("results/scores/{each}.prov.json", md=MODES)',
+             "    params: command=" + _command("score", [
+                 f"--cell {_ident(f'{{model}}/medcalc/{md}/scoring')} {derived[0]}"
+                 f" results/generations/{{model}}/medcalc/{md}.jsonl"
+                 f" results/scores/{{model}}/medcalc/{md}.jsonl"
+                 f" results/scores/{{model}}/medcalc/{md}.json"
+                 f" results/scores/{{model}}/medcalc/{md}.prov.json" for md in MODES]),
+             CPU.format(mem=4000, minutes=60),
+             '    shell: "touch {output}"']
+    for m in models:
+        cells = [f"{m}/medcalc/{md}" for md in MODES]
+        inputs = {}
+        for i, cell in enumerate(cells):
+            inputs |= {f"identity_{i}": _ident(f"{cell}/generation"),
+                       f"requests_{i}": f"results/requests/{cell}.jsonl",
+                       f"requests_record_{i}": f"results/requests/{cell}.prov.json",
+                       f"examples_{i}": derived[0]}
+        generations = [f"results/generations/{cell}.jsonl" for cell in cells]
+        meta = [f"results/generations/{cell}.meta.json" for cell in cells]
+        lines += [
+            f"rule generate_{m}:",
+            "    input: " + ", ".join(f"{k}={v!r}" for k, v in inputs.items()),
+            f"    output: generations={generations!r}, meta={meta!r}",
+            f'    log: main="results/logs/generations/{m}-1-of-1.log",'
+            f' summary="results/generations/{m}/run-summary.json"',
+            "    params: command=" + _command("generate", [
+                f"--cell {inputs[f'identity_{i}']} {inputs[f'requests_{i}']} {generations[i]}"
+                f" {meta[i]} results/cache/{cell}.jsonl {derived[0]}"
+                for i, cell in enumerate(cells)]),
+            CPU.format(mem=2000, minutes=30),
+            '    shell: "touch {output}"',
+        ]
+    lines += [
+        "rule table:", LOCAL,
+        f'    input: identity="results/identity/tables/{{table}}-{SHA16}.json",'
+        ' summaries=expand("results/scores/{m}/medcalc/{md}.json", m=MODELS, md=MODES),'
+        ' rows=expand("results/scores/{m}/medcalc/{md}.jsonl", m=MODELS, md=MODES)',
+        "    output: " + ", ".join(f'{ext.replace(".", "_")}="results/tables/{{table}}.{ext}"'
+                                   for ext in TABLE_EXTS),
+        '    params: title="MedCalc-Bench: accuracy by calculator category and mode",'
+        ' caption="Accuracy of each model on the grid, by calculator category and overall."',
+        '    shell: "touch {output}"',
+        "rule figure:", LOCAL,
+        f'    input: identity="results/identity/figures/{{figure}}-{SHA16}.json",'
+        ' csv="results/tables/{figure}.csv"',
+        '    output: png="results/figures/{figure}.png", svg="results/figures/{figure}.svg",'
+        ' record="results/figures/{figure}.prov.json"',
+        '    shell: "touch {output}"',
+        "rule report:", LOCAL,
+        f'    input: identity="{_ident("report/index")}", table_t="results/tables/t.md"',
+        '    output: html="results/report/index.html", record="results/report/provenance.json"',
+        "    params: command=" + _command("report", [
+            f"--identity {_ident('report/index')} --table t results/tables/t.md"
+            " --out results/report/index.html --record results/report/provenance.json"]),
+        '    shell: "touch {output}"',
+    ]
+    return "\n".join(lines) + "\n"
+
+
 def _log(rule: str) -> str:
     if rule in ("requests", "score"):
         return f"logs/{rule}/{{model}}/{{task}}/{{mode}}.log"
-    if rule in ("requests_medcalc", "score_medcalc"):
+    if rule in ("requests_medcalc", "score_medcalc", "build_model"):
         return f"logs/{rule}/{{model}}.log"
+    if rule in ("table", "figure", "derive_data"):
+        wildcard = {"derive_data": "task"}.get(rule, rule)
+        return f"logs/{rule}/{{{wildcard}}}.log"
     return f"logs/{rule}.log"
 
 
@@ -102,9 +251,12 @@ def like_workflow(text: str) -> str:
     out = []
     for line in text.splitlines():
         out.append(line)
-        if line.startswith("rule ") and line != "rule all:":
-            rule = line.removeprefix("rule ").removesuffix(":")
+        rule = line.removeprefix("rule ").removesuffix(":")
+        if line.startswith("rule ") and line != "rule all:" and not rule.startswith(
+                ("all_", "generate_")):  # targets have none; generation rules name their own
             out += ['    conda: "env.yaml"', f'    log: "{_log(rule)}"']
+        elif line.startswith("rule generate_"):
+            out.append('    conda: "env.yaml"')
     return "\n".join(out) + "\n"
 
 
@@ -136,17 +288,21 @@ def record_metadata(cwd: Path, argv: list[str]) -> None:
 
 
 def build(root: Path, models: list[str], layout: str, workflow_like: bool = False) -> int:
-    files = ["data/derived/medcalc/examples.jsonl", "results/tables/t.md"]
-    files += [f for m in models for f in cell_files(m)]
+    mirror = workflow_like and layout == "task"
+    if mirror:
+        files = workflow_files(models)
+    else:
+        files = ["data/derived/medcalc/examples.jsonl", "results/tables/t.md"]
+        files += [f for m in models for f in cell_files(m)]
     start = time.time() - 1000
     for name in files:
         path = root / name
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text("x")
         parts = Path(name).parts
-        phase = PHASE[parts[0]] if parts[0] in ("id", "data") else PHASE[parts[1]]
+        phase = PHASE[parts[0]] if parts[0] == "id" else PHASE[parts[1]]
         os.utime(path, (start + 10 * phase, start + 10 * phase))
-    text = snakefile(models, layout)
+    text = workflow_snakefile(models) if mirror else snakefile(models, layout)
     if workflow_like:
         text = like_workflow(text)
         (root / "env.yaml").write_text("channels: [conda-forge]\ndependencies: [python=3.11]\n")

@@ -1,14 +1,14 @@
 # Config loading, validation and the plan (cells + identity files); input functions.
 import re
 import sys
-from functools import partial
+from functools import cache
 from pathlib import Path
 
-from clineval.config.compose import ConfigError
-from clineval.config.plan import build_plan
+from clineval.errors import ConfigError
 from clineval.provenance.settle import settle
 from clineval.report.page import section_title
 from clineval.report.text import rst_escape
+from clineval.workflow.plan_cache import load_plan
 from clineval.workflow.resources import (
     CONDA_ENVS,
     DEFAULT_CONDA_ENV,
@@ -18,7 +18,9 @@ from clineval.workflow.resources import (
 
 
 try:
-    PLAN = build_plan(
+    # reused from results/identity/plans/ while conf/, the overrides and the files it read are
+    # unchanged (clineval.workflow.plan_cache)
+    PLAN, SETTLE_JOBS, _ = load_plan(
         Path(workflow.basedir) / "conf",
         config.get("overrides"),
         results=Path(config.get("results", "results")),
@@ -27,7 +29,7 @@ try:
 except ConfigError as err:
     sys.exit(f"clineval: configuration error: {err}")
 PLAN.write_identities()
-settle(PLAN)  # pulled artifacts that verify by hash get time stamps in build order
+settle(PLAN, SETTLE_JOBS)  # pulled artifacts that verify by hash get time stamps in build order
 try:
     PLAN_RESOURCES = {
         name: {k: v for k, v in res.snakemake().items() if v is not None}
@@ -137,8 +139,13 @@ def source_files(wildcards):
     return {k: str(v) for k, v in PLAN.sources(wildcards.task).items()}
 
 
-def derived(task):
+@cache
+def _derived(task):
     return {k: str(v) for k, v in PLAN.derived(task).items()}
+
+
+def derived(task):
+    return dict(_derived(task))
 
 
 
@@ -157,6 +164,17 @@ def figure_tables(wildcards):
 def table_rows(wildcards):
     """Per-example score rows of the table's cells (its statistics resample them)."""
     return [str(PLAN.artifact("scores", c)) for c in PLAN.tables[wildcards.table]]
+
+
+def of_benchmark(function, benchmark):
+    """``function(wildcards, benchmark)`` as an input or params function of one benchmark's
+    rule: a plain function, whose signature Snakemake reads for every job faster than a
+    partial's."""
+
+    def bound(wildcards):
+        return function(wildcards, benchmark)
+
+    return bound
 
 
 def cell_files(benchmark, kind, suffix):

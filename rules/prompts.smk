@@ -10,12 +10,12 @@ for _bench in PLAN.benchmarks:
             f"requests_{_bench}"
         localrule: True
         input:
-            unpack(partial(requests_inputs, benchmark=_bench)),
+            unpack(of_benchmark(requests_inputs, _bench)),
         output:
             requests=cell_files(_bench, "requests", ".jsonl"),
             records=cell_files(_bench, "requests", ".prov.json"),
         params:
-            command=partial(requests_command, benchmark=_bench),
+            command=of_benchmark(requests_command, _bench),
         log:
             f"{LOGS}/requests/{{model}}/{_bench}.log",
         conda:

@@ -10,13 +10,13 @@ for _bench in PLAN.benchmarks:
         name:
             f"score_{_bench}"
         input:
-            unpack(partial(score_inputs, benchmark=_bench)),
+            unpack(of_benchmark(score_inputs, _bench)),
         output:
             rows=cell_files(_bench, "scores", ".jsonl"),
             summaries=cell_files(_bench, "scores", ".json"),
             records=cell_files(_bench, "scores", ".prov.json"),
         params:
-            command=partial(score_command, benchmark=_bench),
+            command=of_benchmark(score_command, _bench),
         log:
             f"{LOGS}/scores/{{model}}/{_bench}.log",
         resources:

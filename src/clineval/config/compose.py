@@ -5,14 +5,12 @@ from __future__ import annotations
 import shlex
 from collections.abc import Sequence
 from pathlib import Path
-
-from hydra import compose, initialize_config_dir
-from hydra.core.global_hydra import GlobalHydra
-from hydra.errors import HydraException
-from omegaconf import DictConfig, OmegaConf
-from omegaconf.errors import OmegaConfBaseException
+from typing import TYPE_CHECKING
 
 from clineval.errors import ConfigError
+
+if TYPE_CHECKING:
+    from omegaconf import DictConfig
 
 GROUPS = ("grid", "model", "task", "mode", "table")
 
@@ -37,6 +35,13 @@ def _catalogue(conf_dir: Path) -> str:
 
 def compose_config(conf_dir: Path, overrides: Sequence[str] = ()) -> DictConfig:
     """Compose ``conf/config.yaml`` with Hydra overrides; errors list what exists."""
+    # imported here: the workflow's start and its steps read a composed plan without Hydra
+    from hydra import compose, initialize_config_dir
+    from hydra.core.global_hydra import GlobalHydra
+    from hydra.errors import HydraException
+    from omegaconf import OmegaConf
+    from omegaconf.errors import OmegaConfBaseException
+
     conf_dir = conf_dir.resolve()
     GlobalHydra.instance().clear()
     try:

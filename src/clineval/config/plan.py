@@ -19,7 +19,6 @@ from pathlib import Path
 from typing import Any
 
 import yaml
-from omegaconf import OmegaConf
 
 from clineval.benchmarks import get_benchmark
 from clineval.config.compose import ConfigError, compose_config, parse_overrides
@@ -76,23 +75,37 @@ class Plan:
     file_hashes: FileHashCache | None = None
     #: Figures to draw: figure -> the tables it reads (all of them built by this plan).
     figures: dict[str, list[str]] = field(default_factory=dict)
+    #: Paths made before, by what made them: the workflow asks for each many times per start.
+    _paths: dict[tuple[Any, ...], Any] = field(default_factory=dict, init=False, repr=False,
+                                               compare=False)
 
     # -- paths -------------------------------------------------------------------------------
     def identity_file(self, *parts: str) -> Path:
         """The content-addressed identity file of the artifact with logical key ``parts``."""
         key = "/".join(parts)
-        return self.results / "identity" / f"{key}-{self.identities[key]['sha'][:16]}.json"
+        sha = self.identities[key]["sha"]
+        memo = ("identity", key, sha)
+        if memo not in self._paths:
+            self._paths[memo] = self.results / "identity" / f"{key}-{sha[:16]}.json"
+        return self._paths[memo]  # type: ignore[no-any-return]
 
     def artifact(self, kind: str, cell: Cell, suffix: str = ".jsonl") -> Path:
-        return self.results / kind / f"{cell.path}{suffix}"
+        memo = ("artifact", kind, cell.model, cell.task, cell.mode, suffix)
+        if memo not in self._paths:
+            self._paths[memo] = self.results / kind / f"{cell.path}{suffix}"
+        return self._paths[memo]  # type: ignore[no-any-return]
 
     def sources(self, task: str) -> dict[str, Path]:
         spec = self.cfg["tasks"][task]
         return get_benchmark(spec["benchmark"]).source_files(spec, self.data_root, task)
 
     def derived(self, task: str) -> dict[str, Path]:
-        base = self.data_root / "derived" / task
-        return {"examples": base / "examples.jsonl", "exemplars": base / "exemplars.jsonl"}
+        memo = ("derived", task)
+        if memo not in self._paths:
+            base = self.data_root / "derived" / task
+            self._paths[memo] = {"examples": base / "examples.jsonl",
+                                 "exemplars": base / "exemplars.jsonl"}
+        return dict(self._paths[memo])
 
     def model_dir(self, model: str) -> Path | None:
         spec = self.cfg["models"][model]
@@ -230,6 +243,12 @@ class Plan:
         """The provenance record of an artifact (``kind``: data, model, requests, generation,
         scores, table, figure, report; ``key``: a task, model, cell path, table or figure name;
         the report's is ignored)."""
+        memo = ("record", kind, key)
+        if memo not in self._paths:
+            self._paths[memo] = self._record_file(kind, key)
+        return self._paths[memo]  # type: ignore[no-any-return]
+
+    def _record_file(self, kind: str, key: str) -> Path:
         match kind:
             case "data":
                 return self.data_root / "derived" / key / "provenance.json"
@@ -388,6 +407,8 @@ def build_plan(
     data_root: Path = Path("data"),
 ) -> Plan:
     """Compose, validate and expand the grid; compute (not yet write) all identities."""
+    from omegaconf import OmegaConf  # with Hydra, when composing
+
     composed = compose_config(conf_dir, parse_overrides(overrides))
     cfg: dict[str, Any] = OmegaConf.to_container(composed, resolve=True)  # type: ignore[assignment]
     validate(cfg, conf_dir)

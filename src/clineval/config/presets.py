@@ -15,12 +15,14 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import yaml
-from omegaconf import DictConfig, OmegaConf, open_dict
 
 from clineval.config.compose import ConfigError, available
+
+if TYPE_CHECKING:
+    from omegaconf import DictConfig
 
 PRESET_KEY = "preset"
 
@@ -70,6 +72,8 @@ def _expand_judges(node: Any, conf_dir: Path, where: str,
 
 def expand_judge_presets(cfg: DictConfig, conf_dir: Path) -> DictConfig:
     """Expand the model presets that tasks' scoring settings name (judges), in place."""
+    from omegaconf import DictConfig, OmegaConf, open_dict  # with Hydra, when composing
+
     tasks = cfg.get("tasks")
     if not isinstance(tasks, DictConfig):
         return cfg
@@ -105,6 +109,8 @@ def expand_model_presets(cfg: DictConfig, conf_dir: Path) -> DictConfig:
     The entry's other keys override the preset's. Entries without ``preset`` are left alone;
     the config is returned unchanged when there is none.
     """
+    from omegaconf import DictConfig, OmegaConf, open_dict  # with Hydra, when composing
+
     models = cfg.get("models")
     if not isinstance(models, DictConfig):
         return cfg

@@ -19,6 +19,8 @@ class FileHashCache:
             json.loads(store.read_text(encoding="utf-8")) if store.is_file() else {}
         )
         self.dirty = False
+        #: Absolute paths hashed through this cache (the files a plan read beyond conf/).
+        self.used: set[str] = set()
 
     def knows(self, path: Path) -> bool:
         """The file was hashed before (it is a source or a scoring input of some plan)."""
@@ -29,6 +31,7 @@ class FileHashCache:
             raise ConfigError(f"{what}: {path} does not exist")
         stat = path.stat()
         key = str(path.resolve())
+        self.used.add(key)
         entry = self.entries.get(key)
         if entry and entry["size"] == stat.st_size and entry["mtime_ns"] == stat.st_mtime_ns:
             return str(entry["sha256"])

@@ -7,14 +7,15 @@ to bottom. :func:`settle` runs when the workflow starts (``rules/common.smk``): 
 whose outputs are older than its inputs it reads the job's provenance records, and when the
 identity is the plan's and every recorded input and output still has its recorded sha256, it
 sets the outputs' time just after the newest input. Anything that does not verify keeps its
-time, so Snakemake rebuilds it as usual. In a run whose times are in order it only stats files.
+time, so Snakemake rebuilds it as usual. In a run whose times are in order it only stats files
+(the workflow hands it the jobs the plan cache stored, as strings: making them takes longer).
 """
 
 from __future__ import annotations
 
 import logging
 import os
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -31,9 +32,10 @@ class Job:
     """One workflow job: what Snakemake compares (``inputs``, ``outputs``) and its records."""
 
     name: str
-    inputs: list[Path]
-    outputs: list[Path]
-    records: list[tuple[Path, str]] = field(default_factory=list)  # (record, identity sha)
+    inputs: list[Path] | list[str]
+    outputs: list[Path] | list[str]
+    #: (record, identity sha)
+    records: list[tuple[Path, str]] | list[tuple[str, str]] = field(default_factory=list)
 
 
 def jobs(plan: Plan) -> Iterator[Job]:
@@ -163,7 +165,7 @@ def _verified(job: Job, hashes: FileHashes) -> str | None:
     """None when every record of the job proves its files current, else the reason."""
     for record_path, sha in job.records:
         try:
-            record = read_record(record_path)
+            record = read_record(Path(record_path))
         except DataError as err:
             return str(err)
         if record["identity"] != sha:
@@ -174,18 +176,22 @@ def _verified(job: Job, hashes: FileHashes) -> str | None:
     return None
 
 
-def settle(plan: Plan) -> dict[str, int]:
-    """Reorder the times of the jobs that verify; returns counts of settled and stale jobs."""
+def settle(plan: Plan, plan_jobs: Iterable[Job] | None = None) -> dict[str, int]:
+    """Reorder the times of the jobs that verify (``plan_jobs``: the plan's :func:`jobs`, made
+    here when not given); returns counts of settled and stale jobs."""
     hashes = FileHashes(plan.file_hashes)
-    mtimes: dict[Path, int | None] = {}
+    mtimes: dict[str | Path, int | None] = {}
 
-    def mtime(path: Path) -> int | None:
+    def mtime(path: str | Path) -> int | None:
         if path not in mtimes:
-            mtimes[path] = path.stat().st_mtime_ns if path.exists() else None
+            try:
+                mtimes[path] = os.stat(path).st_mtime_ns
+            except FileNotFoundError:
+                mtimes[path] = None
         return mtimes[path]
 
     counts = {"settled": 0, "stale": 0}
-    for job in jobs(plan):
+    for job in jobs(plan) if plan_jobs is None else plan_jobs:
         outs = [mtime(p) for p in job.outputs]
         ins = [t for t in map(mtime, job.inputs) if t is not None]
         if None in outs or not ins or min(outs) >= max(ins):  # type: ignore[type-var]

@@ -36,6 +36,8 @@ class MissingSource(FileNotFoundError):
         self.file_description = file_description
         self.where = where
         self.setting = setting
+        #: The configured path that is no file (None: the setting is not set).
+        self.configured = configured
         state = "is not set" if not configured else f"is {str(configured)!r}, which is no file"
         super().__init__(
             f"{benchmark} task {task!r} skipped: it needs {file_description}. Get it from "
