@@ -10,9 +10,10 @@ conf/ and envs/; nothing is written into the repository. Timed, each the median 
   identities; printing every job would add seconds of Snakemake's logging);
 - ``no-op``: ``snakemake all_tables --cores N`` on a finished run;
 - ``floor``: Snakemake's own no-op for the same rules and declared files with no clineval code
-  (``bench/snakemake_floor.py --layout task --like-workflow``: requests and scoring per model and
-  benchmark as the workflow runs them, a conda environment and a log per rule, and Snakemake's
-  job metadata), timed in the same run, so that the no-op is read as a ratio to it.
+  (``bench/snakemake_floor.py --layout task --like-workflow``: the workflow's rules for this grid
+  with literal files and static params of the commands' length, a conda environment and a log
+  per rule, and Snakemake's job metadata), timed in the same run, so that the no-op is read as a
+  ratio to it.
 
 Snakemake's start is in every Snakemake phase; the table also shows them without it.
 
@@ -195,6 +196,11 @@ def bench(work: Path, models: int, runs: int, cores: int) -> dict[str, Any]:
     snakemake_floor.build(floor_dir, [f"c{i:04d}" for i in range(models)], "task",
                           workflow_like=True)
     floor = [*snakemake, "all", "--cores", str(cores)]
+    _, floor_dry = run([*snakemake, "-n", "--forceall", "all"], floor_dir)
+    floor_jobs = int(re.search(r"^total\s+(\d+)$", floor_dry, re.MULTILINE)[1])
+    if floor_jobs != jobs:
+        raise SystemExit(f"the floor has {floor_jobs} jobs, the workflow {jobs}: "
+                         "bench/snakemake_floor.py no longer mirrors the workflow's rules")
     run(floor, floor_dir)  # warms caches, as the no-op's check run did
     times["no-op"], times["floor"] = [], []
     for _ in range(runs):  # interleaved, so that both see the same machine
