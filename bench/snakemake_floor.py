@@ -6,7 +6,9 @@ with ``--layout task``; the same declared files per cell) over empty files whose
 build order, and times ``snakemake all --cores N`` when there is nothing to do: the floor under
 any workflow code for that many jobs and files.
 
-``--like-workflow`` (with ``--layout task``) mirrors the real workflow for this grid, so that the
+``--like-workflow`` gives the bare rules what Snakemake itself spends time on in the real
+workflow's no-op (a ``conda:`` environment and a ``log:`` per rule, and Snakemake's job
+metadata); with ``--layout task`` it mirrors the real workflow for this grid, so that the
 floor differs from it only by clineval's code: the same rules (the per-model generation rules, one
 requests and one scoring rule over ``{model}``, derive, build, table, figure, report and the
 ``all_*`` targets), the same declared files per job (identity files, derived examples and
@@ -122,6 +124,12 @@ LOCAL = "    localrule: True"
 CPU = '    resources: gpu=0, cpus_per_task=1, mem_mb={mem}, runtime={minutes}'
 
 
+def _rule(name: str, log: str | None = None) -> list[str]:
+    """A mirrored rule's header: its conda environment and, unless its body names its own, its
+    log (the ``all_*`` targets have neither)."""
+    return [f"rule {name}:", '    conda: "env.yaml"', *([f'    log: "{log}"'] if log else [])]
+
+
 def _command(step: str, files: list[str]) -> str:
     """A static stand-in of the same length for a rule's command (a rerun trigger)."""
     return repr(f"clineval step {step} " + " ".join(files))
@@ -142,25 +150,25 @@ def workflow_snakefile(models: list[str]) -> str:
              '    input: expand("results/generations/{m}/medcalc/{md}.jsonl", m=MODELS, md=MODES)',
              "rule all_scores:",
              '    input: expand("results/scores/{m}/medcalc/{md}.json", m=MODELS, md=MODES)',
-             "rule derive_demo_medcalc:", LOCAL,
+             *_rule("derive_demo_medcalc", "logs/derive_demo_medcalc.log"), LOCAL,
              f'    input: identity="{_ident("data/medcalc")}"',
              '    output: sources=["data/demo/medcalc/test_data.csv"],'
              f' examples="{derived[0]}", exemplars="{derived[1]}",'
              ' record="data/derived/medcalc/provenance.json"',
              '    shell: "touch {output}"',
-             "rule derive_data:",
+             *_rule("derive_data", "logs/derive_data/{task}.log"),
              f'    input: identity="results/identity/data/{{task}}-{SHA16}.json"',
              '    output: examples="data/derived/{task}/examples.jsonl",'
              ' exemplars="data/derived/{task}/exemplars.jsonl",'
              ' record="data/derived/{task}/provenance.json"',
              '    wildcard_constraints: task="(?!)"',
              '    shell: "touch {output}"',
-             "rule build_model:",
+             *_rule("build_model", "logs/build_model/{model}.log"),
              f'    input: identity="results/identity/models/{{model}}-{SHA16}.json"',
              '    output: config="results/models/{model}/config.json",'
              ' record="results/models/{model}/provenance.json"',
              '    shell: "touch {output}"',
-             "rule requests_medcalc:", LOCAL,
+             *_rule("requests_medcalc", "logs/requests_medcalc/{model}.log"), LOCAL,
              f'    input: identities=expand("results/identity/{each}/requests-{SHA16}.json",'
              f' md=MODES), examples="{derived[0]}", exemplars="{derived[1]}"',
              f'    output: requests=expand("results/requests/{each}.jsonl", md=MODES),'
@@ -170,7 +178,7 @@ def workflow_snakefile(models: list[str]) -> str:
                  f" results/requests/{{model}}/medcalc/{md}.jsonl"
                  f" results/requests/{{model}}/medcalc/{md}.prov.json" for md in MODES]),
              '    shell: "touch {output}"',
-             "rule score_medcalc:",
+             *_rule("score_medcalc", "logs/score_medcalc/{model}.log"),
              f'    input: identities=expand("results/identity/{each}/scoring-{SHA16}.json",'
              f' md=MODES), generations=expand("results/generations/{each}.jsonl", md=MODES),'
              f' examples="{derived[0]}"',
@@ -196,7 +204,7 @@ def workflow_snakefile(models: list[str]) -> str:
         generations = [f"results/generations/{cell}.jsonl" for cell in cells]
         meta = [f"results/generations/{cell}.meta.json" for cell in cells]
         lines += [
-            f"rule generate_{m}:",
+            *_rule(f"generate_{m}"),  # its logs (main, summary): below
             "    input: " + ", ".join(f"{k}={v!r}" for k, v in inputs.items()),
             f"    output: generations={generations!r}, meta={meta!r}",
             f'    log: main="results/logs/generations/{m}-1-of-1.log",'
@@ -209,7 +217,7 @@ def workflow_snakefile(models: list[str]) -> str:
             '    shell: "touch {output}"',
         ]
     lines += [
-        "rule table:", LOCAL,
+        *_rule("table", "logs/table/{table}.log"), LOCAL,
         f'    input: identity="results/identity/tables/{{table}}-{SHA16}.json",'
         ' summaries=expand("results/scores/{m}/medcalc/{md}.json", m=MODELS, md=MODES),'
         ' rows=expand("results/scores/{m}/medcalc/{md}.jsonl", m=MODELS, md=MODES)',
@@ -218,13 +226,13 @@ def workflow_snakefile(models: list[str]) -> str:
         '    params: title="MedCalc-Bench: accuracy by calculator category and mode",'
         ' caption="Accuracy of each model on the grid, by calculator category and overall."',
         '    shell: "touch {output}"',
-        "rule figure:", LOCAL,
+        *_rule("figure", "logs/figure/{figure}.log"), LOCAL,
         f'    input: identity="results/identity/figures/{{figure}}-{SHA16}.json",'
         ' csv="results/tables/{figure}.csv"',
         '    output: png="results/figures/{figure}.png", svg="results/figures/{figure}.svg",'
         ' record="results/figures/{figure}.prov.json"',
         '    shell: "touch {output}"',
-        "rule report:", LOCAL,
+        *_rule("report", "logs/report.log"), LOCAL,
         f'    input: identity="{_ident("report/index")}", table_t="results/tables/t.md"',
         '    output: html="results/report/index.html", record="results/report/provenance.json"',
         "    params: command=" + _command("report", [
@@ -238,11 +246,8 @@ def workflow_snakefile(models: list[str]) -> str:
 def _log(rule: str) -> str:
     if rule in ("requests", "score"):
         return f"logs/{rule}/{{model}}/{{task}}/{{mode}}.log"
-    if rule in ("requests_medcalc", "score_medcalc", "build_model"):
+    if rule in ("requests_medcalc", "score_medcalc"):
         return f"logs/{rule}/{{model}}.log"
-    if rule in ("table", "figure", "derive_data"):
-        wildcard = {"derive_data": "task"}.get(rule, rule)
-        return f"logs/{rule}/{{{wildcard}}}.log"
     return f"logs/{rule}.log"
 
 
@@ -251,12 +256,9 @@ def like_workflow(text: str) -> str:
     out = []
     for line in text.splitlines():
         out.append(line)
-        rule = line.removeprefix("rule ").removesuffix(":")
-        if line.startswith("rule ") and line != "rule all:" and not rule.startswith(
-                ("all_", "generate_")):  # targets have none; generation rules name their own
+        if line.startswith("rule ") and line != "rule all:":
+            rule = line.removeprefix("rule ").removesuffix(":")
             out += ['    conda: "env.yaml"', f'    log: "{_log(rule)}"']
-        elif line.startswith("rule generate_"):
-            out.append('    conda: "env.yaml"')
     return "\n".join(out) + "\n"
 
 
@@ -302,9 +304,13 @@ def build(root: Path, models: list[str], layout: str, workflow_like: bool = Fals
         parts = Path(name).parts
         phase = PHASE[parts[0]] if parts[0] == "id" else PHASE[parts[1]]
         os.utime(path, (start + 10 * phase, start + 10 * phase))
-    text = workflow_snakefile(models) if mirror else snakefile(models, layout)
+    if mirror:
+        text = workflow_snakefile(models)
+    else:
+        text = snakefile(models, layout)
+        if workflow_like:
+            text = like_workflow(text)
     if workflow_like:
-        text = like_workflow(text)
         (root / "env.yaml").write_text("channels: [conda-forge]\ndependencies: [python=3.11]\n")
     (root / "Snakefile").write_text(text)
     if workflow_like:
