@@ -1,7 +1,6 @@
 # Config loading, validation and the plan (cells + identity files); input functions.
 import re
 import sys
-from functools import cache
 from pathlib import Path
 
 from clineval.errors import ConfigError
@@ -139,13 +138,8 @@ def source_files(wildcards):
     return {k: str(v) for k, v in PLAN.sources(wildcards.task).items()}
 
 
-@cache
-def _derived(task):
-    return {k: str(v) for k, v in PLAN.derived(task).items()}
-
-
 def derived(task):
-    return dict(_derived(task))
+    return {k: str(v) for k, v in PLAN.derived(task).items()}
 
 
 

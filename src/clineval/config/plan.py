@@ -11,12 +11,12 @@ finished artifacts look stale. Steps read their settings from the identity file.
 from __future__ import annotations
 
 import logging
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from importlib.metadata import version
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import yaml
 
@@ -34,6 +34,7 @@ from clineval.tables import statistics
 from clineval.tables.leaderboard import LAYOUT as LEADERBOARD
 
 log = logging.getLogger("clineval")
+T = TypeVar("T")
 DISPLAY_KEYS = ("display_name", "size", "smoke", "resources")
 #: Task keys that do not change requests: scoring settings, and the cluster resources of the
 #: task's scoring jobs (``resources``), which change no file at all.
@@ -80,32 +81,31 @@ class Plan:
                                                compare=False)
 
     # -- paths -------------------------------------------------------------------------------
+    def _memo(self, key: tuple[Any, ...], make: Callable[[], T]) -> T:
+        """The path made for ``key`` before, else ``make()`` (kept)."""
+        if key not in self._paths:
+            self._paths[key] = make()
+        return self._paths[key]
+
     def identity_file(self, *parts: str) -> Path:
         """The content-addressed identity file of the artifact with logical key ``parts``."""
         key = "/".join(parts)
         sha = self.identities[key]["sha"]
-        memo = ("identity", key, sha)
-        if memo not in self._paths:
-            self._paths[memo] = self.results / "identity" / f"{key}-{sha[:16]}.json"
-        return self._paths[memo]  # type: ignore[no-any-return]
+        return self._memo(("identity", key, sha),
+                          lambda: self.results / "identity" / f"{key}-{sha[:16]}.json")
 
     def artifact(self, kind: str, cell: Cell, suffix: str = ".jsonl") -> Path:
-        memo = ("artifact", kind, cell.model, cell.task, cell.mode, suffix)
-        if memo not in self._paths:
-            self._paths[memo] = self.results / kind / f"{cell.path}{suffix}"
-        return self._paths[memo]  # type: ignore[no-any-return]
+        key = ("artifact", kind, cell.model, cell.task, cell.mode, suffix)
+        return self._memo(key, lambda: self.results / kind / f"{cell.path}{suffix}")
 
     def sources(self, task: str) -> dict[str, Path]:
         spec = self.cfg["tasks"][task]
         return get_benchmark(spec["benchmark"]).source_files(spec, self.data_root, task)
 
     def derived(self, task: str) -> dict[str, Path]:
-        memo = ("derived", task)
-        if memo not in self._paths:
-            base = self.data_root / "derived" / task
-            self._paths[memo] = {"examples": base / "examples.jsonl",
-                                 "exemplars": base / "exemplars.jsonl"}
-        return dict(self._paths[memo])
+        return dict(self._memo(("derived", task), lambda: {
+            name: self.data_root / "derived" / task / f"{name}.jsonl"
+            for name in ("examples", "exemplars")}))
 
     def model_dir(self, model: str) -> Path | None:
         spec = self.cfg["models"][model]
@@ -243,10 +243,7 @@ class Plan:
         """The provenance record of an artifact (``kind``: data, model, requests, generation,
         scores, table, figure, report; ``key``: a task, model, cell path, table or figure name;
         the report's is ignored)."""
-        memo = ("record", kind, key)
-        if memo not in self._paths:
-            self._paths[memo] = self._record_file(kind, key)
-        return self._paths[memo]  # type: ignore[no-any-return]
+        return self._memo(("record", kind, key), lambda: self._record_file(kind, key))
 
     def _record_file(self, kind: str, key: str) -> Path:
         match kind:
