@@ -122,6 +122,9 @@ def test_an_unreadable_or_foreign_entry_is_made_again(work: Path) -> None:
     data["plan"].pop("cells")
     entry.write_text(json.dumps(data), encoding="utf-8")
     assert not load_plan(work / "conf", SMALL).cached
+    entry.write_text(json.dumps({k: v for k, v in data.items() if k != "watch"}),
+                     encoding="utf-8")
+    assert not load_plan(work / "conf", SMALL).cached
     assert load_plan(work / "conf", SMALL).cached
 
 

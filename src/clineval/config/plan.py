@@ -499,9 +499,14 @@ def _judge_identities(plan: Plan, task: str) -> dict[str, Any]:
     return found
 
 
+def file_hash_memo(results: Path) -> FileHashCache:
+    """The memo of source and scoring-input hashes kept beside a results folder's identities."""
+    return FileHashCache(results / "identity" / "file-hashes.json")
+
+
 def _compute_identities(plan: Plan) -> None:
     cfg = plan.cfg
-    hashes = plan.file_hashes = FileHashCache(plan.results / "identity" / "file-hashes.json")
+    hashes = plan.file_hashes = file_hash_memo(plan.results)
     ids = plan.identities
     data_sha: dict[str, str] = {}
     templates: dict[str, Any] = {}

@@ -38,10 +38,9 @@ import clineval
 from clineval.benchmarks import get_benchmark
 from clineval.benchmarks.base.sources import MissingSource
 from clineval.config.compose import parse_overrides
-from clineval.config.plan import Cell, Plan, build_plan
+from clineval.config.plan import Cell, Plan, build_plan, file_hash_memo
 from clineval.config.presets import scoring_judges
 from clineval.io import write_text
-from clineval.provenance.filehash import FileHashCache
 from clineval.provenance.settle import Job, jobs
 
 log = logging.getLogger("clineval")
@@ -173,7 +172,7 @@ def _plan_from(data: dict[str, Any], conf_dir: Path, results: Path, data_root: P
     return Plan(conf_dir, results, data_root, data["cfg"], cells(data["cells"]),
                 {name: cells(items) for name, items in data["tables"].items()},
                 identities=data["identities"], skipped=data["skipped"],
-                file_hashes=FileHashCache(results / "identity" / "file-hashes.json"),
+                file_hashes=file_hash_memo(results),
                 figures=data["figures"])
 
 
@@ -192,6 +191,9 @@ def _read(entry: Path, key: str) -> dict[str, Any] | None:
         log.info("plan cache: %s cannot be read (%s); planning again", entry, err)
         return None
     if not isinstance(data, dict) or data.get("format") != FORMAT or data.get("key") != key:
+        return None
+    if not isinstance(data.get("watch"), dict):
+        log.info("plan cache: %s lists no watched files; planning again", entry)
         return None
     for path, stat in data["watch"].items():
         if _stat(path) != stat:
