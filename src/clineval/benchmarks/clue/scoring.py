@@ -4,7 +4,7 @@ All metric values are on a 0-100 scale. Task settings read (``task["scoring"]``)
 
 - ``rouge.use_stemmer``: false (as CLUE's evaluation, Hugging Face ``evaluate``'s rouge defaults)
 - ``bertscore``: ``model`` (``bundled-minilm`` or a local directory), ``num_layers`` (null: the
-  last layer), ``rescale_with_baseline`` (false), ``baseline_path``, ``batch_size`` (32), ``device``
+  last layer), ``rescale_with_baseline`` (false), ``baseline_path``, ``device``
 - ``umls``: ``enabled`` (true), ``spacy_model`` (``en_core_sci_sm``), ``linker_dir``, ``kb_path``
 - ``codes.count_repeats``: false (true: a repeated code counts in EM precision and the valid share
   each time, as CLUE's evaluation did)

@@ -32,7 +32,7 @@ WHERE = ("your own copy in the MedDisK KB format (docs/meddisk.md): the paper's 
 class MedDisKBenchmark:
     name = "meddisk"
     data_version = "1"
-    scoring_version = "1"
+    scoring_version = "2"  # 2: embeddings per text in float64 on one thread
     baselines = baselines.BASELINES
 
     def source_files(self, task: Record, data_root: Path, task_name: str) -> dict[str, Path]:
