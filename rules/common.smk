@@ -30,10 +30,12 @@ except ConfigError as err:
 PLAN.write_identities()
 settle(PLAN, SETTLE_JOBS)  # pulled artifacts that verify by hash get time stamps in build order
 try:
+    _MODEL_RESOURCES = model_resources(PLAN.cfg["models"])
     PLAN_RESOURCES = {
         name: {k: v for k, v in res.snakemake().items() if v is not None}
-        for name, res in model_resources(PLAN.cfg["models"]).items()
+        for name, res in _MODEL_RESOURCES.items()
     }
+    PLAN_THREADS = {name: res.threads() for name, res in _MODEL_RESOURCES.items()}
 except ConfigError as err:
     sys.exit(f"clineval: configuration error: {err}")
 try:

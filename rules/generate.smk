@@ -69,6 +69,7 @@ for _model in sorted({c.model for c in PLAN.cells}):
             params:
                 # evaluated now: shell bodies run later, after the loop variables moved on
                 command=_generate_command(_model, _cells, _out, _k, _count),
+            threads: PLAN_THREADS[_model]
             resources:
                 **PLAN_RESOURCES[_model],
             conda:

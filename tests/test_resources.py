@@ -78,7 +78,7 @@ def test_conda_env_per_backend_exists():
     for name in ("vllm", "cpu"):
         assert (REPO / "envs" / f"{name}.yaml").is_file()
         assert (REPO / "envs" / f"{name}.post-deploy.sh").is_file()
-    assert "vllm==0.11.0" in (REPO / "envs" / "vllm.yaml").read_text()
+    assert "vllm==0.33.0" in (REPO / "envs" / "vllm.yaml").read_text()
 
 
 def test_missing_block_is_a_small_cpu_job():

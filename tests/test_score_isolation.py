@@ -88,6 +88,7 @@ def test_nearest_code_does_not_depend_on_the_other_queries() -> None:
     assert [bank.codes[i] for i, _ in together][2] == ("E11",)
 
 
+@pytest.mark.slow
 def test_a_cell_scored_alone_equals_the_cell_scored_in_its_job(demo: Path, tmp_path: Path,
                                                                monkeypatch) -> None:
     """The demo's CLUE score job scored every cell of a model together, under Snakemake's

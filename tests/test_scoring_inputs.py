@@ -52,7 +52,8 @@ def test_a_changed_encoder_file_changes_only_the_scoring_of_its_tasks(tmp_path, 
     after = plan(tmp_path, encoder).identities
     changed = {k for k in before if before[k]["sha"] != after[k]["sha"]}
     # the tables follow through their new score summaries, not through an identity
-    assert changed == {f"{m}/{t}/one_shot/scoring" for m in ("tiny_llama", "clue_baseline")
+    assert changed == {f"{m}/{t}/one_shot/scoring"
+                       for m in ("smollm2_135m", "tiny_llama", "clue_baseline")
                        for t in BERT_TASKS}
 
 

@@ -135,6 +135,12 @@ def build_parser(argv_command: str | None = None) -> argparse.ArgumentParser:
     plan = sub.add_parser("plan", help="compose the config and list the grid's cells")
     plan.add_argument("overrides", nargs="*", help="Hydra overrides, e.g. grid=medcalc_paper")
     plan.add_argument("--conf", type=Path, default=Path("conf"))
+    answers = sub.add_parser(
+        "answers", help="per cell of a finished run: prompts cut to fit, outputs at max_tokens, "
+                        "answers the scorer could read (Markdown)")
+    answers.add_argument("overrides", nargs="*", help="Hydra overrides, e.g. grid=medcalc_paper")
+    answers.add_argument("--conf", type=Path, default=Path("conf"))
+    answers.add_argument("--model", action="append", help="only this model (repeatable)")
     score = sub.add_parser("score", help="score outputs produced anywhere (per benchmark)")
     scores = score.add_subparsers(dest="benchmark", required=True)
     for name in BENCHMARKS:
@@ -245,6 +251,10 @@ def main(argv: Sequence[str] | None = None) -> int:
                 return calibrate(args)
             case "dvc":
                 return _dvc(args)
+            case "answers":
+                from clineval.workflow import answers
+
+                return answers.run(args.conf, args.overrides, args.model)
             case "audit":
                 from clineval.provenance.audit import audit, report
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import gzip
 import json
 import os
+import shutil
 import tempfile
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
@@ -14,6 +15,14 @@ from typing import IO, Any, TextIO
 from clineval.errors import DataError
 
 
+def ordinary_mode(directory: bool = False) -> int:
+    """The mode of a new ordinary file (folder) under the process's umask: 0644 (0755) under
+    umask 022."""
+    mask = os.umask(0)
+    os.umask(mask)
+    return (0o777 if directory else 0o666) & ~mask
+
+
 @contextmanager
 def atomic_writer(path: Path, binary: bool = False) -> Iterator[IO[Any]]:
     """Write text (bytes when ``binary``) to a temporary file beside ``path`` and move it in
@@ -21,6 +30,7 @@ def atomic_writer(path: Path, binary: bool = False) -> Iterator[IO[Any]]:
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
+        os.fchmod(fd, ordinary_mode())  # mkstemp's 0600 would hide results from other readers
         with (os.fdopen(fd, "wb") if binary
               else os.fdopen(fd, "w", encoding="utf-8", newline="\n")) as handle:
             yield handle
@@ -29,6 +39,23 @@ def atomic_writer(path: Path, binary: bool = False) -> Iterator[IO[Any]]:
         os.replace(tmp, path)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+@contextmanager
+def atomic_directory(path: Path) -> Iterator[Path]:
+    """Fill a temporary folder beside ``path`` and move it in place (replacing ``path``) on
+    success; on failure nothing of it is left."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = Path(tempfile.mkdtemp(prefix=f".{path.name}.", dir=path.parent))
+    try:
+        tmp.chmod(ordinary_mode(directory=True))  # mkdtemp's 0700 would hide it
+        yield tmp
+        if path.exists():
+            shutil.rmtree(path)
+        tmp.rename(path)
+    except BaseException:
+        shutil.rmtree(tmp, ignore_errors=True)
         raise
 
 

@@ -21,10 +21,12 @@ from typing import Any, TypeVar
 import yaml
 
 from clineval.benchmarks import get_benchmark
+from clineval.config import slices
 from clineval.config.compose import ConfigError, compose_config, parse_overrides
 from clineval.config.presets import scoring_judges
 from clineval.config.prompt_kind import prompt_kind
 from clineval.config.validate import table_tasks, validate, validate_model
+from clineval.inference import gguf_model
 from clineval.io import write_text
 from clineval.provenance.filehash import FileHashCache
 from clineval.provenance.hashing import canonical_json, sha256_obj
@@ -326,6 +328,25 @@ def _load_templates(conf_dir: Path, task_name: str, task: dict[str, Any]) -> dic
     return yaml.safe_load(path.read_text(encoding="utf-8"))
 
 
+#: Files of a local model folder whose bytes decide its output (weights, config, tokenizer).
+WEIGHT_SUFFIXES = (".safetensors", ".bin", ".pt", ".gguf", ".json", ".model", ".txt", ".jinja")
+
+
+def _weights(name: str, model: dict[str, Any], hashes: FileHashCache) -> dict[str, str] | None:
+    """sha256 of each file of a local model folder (``path``), by relative path; None for
+    other models. A folder that is not there yet (a cluster path, say) hashes to ``{}``."""
+    if not model.get("path") or model["backend"] not in ("transformers", "vllm"):
+        return None
+    root = Path(model["path"]).expanduser()
+    if not root.is_dir():
+        log.warning("models.%s.path %s is not a folder here: its weights are not hashed into "
+                    "the identity", name, root)
+        return {}
+    return {str(p.relative_to(root)): hashes.sha256(p, f"models.{name} weights")
+            for p in sorted(root.rglob("*"))
+            if p.is_file() and p.suffix in WEIGHT_SUFFIXES and ".cache" not in p.parts}
+
+
 def _chat_template_sha(model_dir: Path | None) -> str | None:
     """Hash of a local model's chat template files, when they exist at plan time."""
     if model_dir is None:
@@ -336,6 +357,18 @@ def _chat_template_sha(model_dir: Path | None) -> str | None:
         if p.is_file()
     ]
     return sha256_obj([p.read_text(encoding="utf-8") for p in found]) if found else None
+
+
+def _slice(cfg: dict[str, Any], cell: Cell) -> dict[str, Any]:
+    """``{"slice": n}`` for a cell on a slice of its task (grid.slices), else nothing: the
+    other cells keep their identities."""
+    limit = slices.limit_of(cfg, cell.model, cell.task)
+    return {} if limit is None else {"slice": limit}
+
+
+def _sliced_model(cfg: dict[str, Any], model: str, tasks: Sequence[str]) -> dict[str, Any]:
+    """``{"sliced": True}`` for a model that runs a slice of any of a table's tasks."""
+    return {"sliced": True} if any(slices.limit_of(cfg, model, t) for t in tasks) else {}
 
 
 def _runs(cfg: dict[str, Any], model: str, task: str) -> bool:
@@ -470,9 +503,24 @@ def _scoring_input_hashes(plan: Plan, task: str, hashes: FileHashCache) -> dict[
     }
 
 
-def _build_identity(model: str, build: dict[str, Any]) -> dict[str, Any]:
-    return _with_sha({"kind": "model", "model": model, "build": build,
-                      "builder_version": MODEL_BUILDER_VERSION})
+def _build_identity(model: str, build: dict[str, Any], hashes: FileHashCache) -> dict[str, Any]:
+    """A built model's identity: its settings and, for a GGUF, the file's sha256 and the
+    versions of the converting libraries (another weights file re-runs only its cells)."""
+    content: dict[str, Any] = {"kind": "model", "model": model, "build": build,
+                               "builder_version": MODEL_BUILDER_VERSION}
+    if gguf_model.is_gguf(build):
+        try:
+            path = gguf_model.locate(build)
+        except gguf_model.GgufError as err:
+            raise ConfigError(f"models.{model}.build: {err}") from err
+        digest = hashes.sha256(path, f"models.{model} GGUF")
+        if build.get("sha256") and build["sha256"] != digest:
+            raise ConfigError(f"models.{model}.build.sha256: {path} has sha256 {digest}, but "
+                              f"the config pins {build['sha256']} (another version of the "
+                              "file is installed)")
+        content["gguf"] = {"file": path.name, "sha256": digest}
+        content["converters"] = gguf_model.converter_versions()
+    return _with_sha(content)
 
 
 def _judge_identities(plan: Plan, task: str) -> dict[str, Any]:
@@ -485,7 +533,7 @@ def _judge_identities(plan: Plan, task: str) -> dict[str, Any]:
         validate_model(f"{name} (a judge of tasks.{task}.scoring)", spec)
         build_sha = None
         if spec.get("build") and not spec.get("path"):
-            ident = _build_identity(name, spec["build"])
+            ident = _build_identity(name, spec["build"], plan.file_hashes)
             known = plan.identities.get(f"models/{name}")
             if known is not None and known["sha"] != ident["sha"]:
                 raise ConfigError(f"tasks.{task}.scoring: the judge {name!r} has other build "
@@ -534,11 +582,10 @@ def _compute_identities(plan: Plan) -> None:
         templates[task] = _load_templates(plan.conf_dir, task, spec)
     scoring_inputs = {task: _scoring_input_hashes(plan, task, hashes)
                       for task in sorted({c.task for c in plan.cells})}
-    hashes.save()
     for model in sorted({c.model for c in plan.cells}):
         build = cfg["models"][model].get("build")
         if build and not cfg["models"][model].get("path"):
-            ids[f"models/{model}"] = _build_identity(model, build)
+            ids[f"models/{model}"] = _build_identity(model, build, hashes)
     judges = {task: _judge_identities(plan, task) for task in sorted({c.task for c in plan.cells})}
     chat_templates = {
         name: _chat_template_sha(
@@ -546,8 +593,11 @@ def _compute_identities(plan: Plan) -> None:
         )
         for name in {c.model for c in plan.cells}
     }
+    weights = {name: _weights(name, cfg["models"][name], hashes)
+               for name in {c.model for c in plan.cells}}
     prompt_kinds = {name: prompt_kind(name, cfg["models"][name])
                     for name in {c.model for c in plan.cells}}
+    hashes.save()
     for cell in plan.cells:
         task, mode, model = (
             cfg["tasks"][cell.task],
@@ -571,6 +621,7 @@ def _compute_identities(plan: Plan) -> None:
                 # only when not chat, so that chat models keep their earlier identities
                 **({"prompt_kind": prompt_kinds[cell.model]}
                    if prompt_kinds[cell.model] != "chat" else {}),
+                **_slice(cfg, cell),
             }
         )
         generation = _with_sha(
@@ -584,6 +635,8 @@ def _compute_identities(plan: Plan) -> None:
                 "model": _strip(model),
                 "model_build": ids.get(f"models/{cell.model}", {}).get("sha"),
                 "chat_template_sha": chat_templates[cell.model],
+                # only for a local folder (`path`), so that other models keep their identities
+                **({"weights": weights[cell.model]} if weights[cell.model] is not None else {}),
                 "baseline_settings": (task.get("scoring") or {}).get("baselines")
                 if model["backend"] == "baseline"
                 else None,
@@ -601,6 +654,7 @@ def _compute_identities(plan: Plan) -> None:
                 "inputs": scoring_inputs[cell.task],
                 # only with judges, so that other tasks keep their earlier identities
                 **({"judges": judges[cell.task]} if judges[cell.task] else {}),
+                **_slice(cfg, cell),
             }
         )
         for kind, ident in (
@@ -623,7 +677,7 @@ def _compute_identities(plan: Plan) -> None:
                 m: {
                     k: cfg["models"][m].get(k)
                     for k in ("id", "display_name", "size", "smoke", "backend")
-                }
+                } | _sliced_model(cfg, m, table_tasks(cfg["tables"][name]))
                 for m in sorted(used)
             },
             "modes": {m: cfg["modes"][m] for m in cfg["tables"][name]["modes"]},

@@ -9,6 +9,7 @@ from typing import Any
 from clineval.benchmarks import BENCHMARKS
 from clineval.config.compose import ConfigError, available
 from clineval.config.prompt_kind import KINDS as PROMPT_KINDS
+from clineval.config.slices import validate_slices
 from clineval.figures import spec as figure_spec
 from clineval.inference.openai_backend import CLIENT_DEFAULTS
 from clineval.inference.vllm_backend import ENGINE_DEFAULTS as VLLM_ENGINE_DEFAULTS
@@ -203,6 +204,7 @@ def validate(cfg: Mapping[str, Any], conf_dir: Path) -> None:
         )
     select = cfg["grid"].get("select") or {}
     figures = cfg.get("figures") or {}
+    validate_slices(cfg)
     unknown_select = sorted(set(select) - {"models", "tasks", "modes", "tables", "figures"})
     if unknown_select:
         raise ConfigError(f"unknown key(s) {', '.join(unknown_select)} in grid.select; "

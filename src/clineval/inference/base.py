@@ -5,6 +5,10 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass
 from typing import Any, Protocol
 
+#: Fields a backend fills only where it has them; left out of the record when empty, so the
+#: records of backends that never set them keep their exact content.
+OPTIONAL_FIELDS = ("ignored_settings", "logprobs", "alternatives")
+
 
 @dataclass(frozen=True)
 class Generation:
@@ -12,9 +16,22 @@ class Generation:
     finish_reason: str  # "stop" | "length" | "baseline"
     prompt_tokens: int | None = None
     completion_tokens: int | None = None
+    #: settings the request asked for that the response shows the server did not apply
+    #: (the openai backend: ``n``, ``logprobs``, ``top_logprobs``, ``max_tokens``, ``stop``)
+    ignored_settings: tuple[str, ...] = ()
+    #: per-token log probabilities, where they were asked for and the server returned them
+    logprobs: list[dict[str, Any]] | None = None
+    #: the outputs of choices 2..n, where ``n`` > 1 was asked for and the server returned them
+    alternatives: tuple[str, ...] = ()
 
     def as_dict(self) -> dict[str, Any]:
-        return asdict(self)
+        record = asdict(self)
+        for name in OPTIONAL_FIELDS:
+            if not record[name]:
+                del record[name]
+            elif isinstance(record[name], tuple):
+                record[name] = list(record[name])
+        return record
 
 
 class Backend(Protocol):

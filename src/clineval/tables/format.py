@@ -24,3 +24,17 @@ def smoke_note(names: Iterable[str]) -> str:
         f"† smoke model ({', '.join(shown)}): random weights, tests the pipeline only; "
         "its scores carry no meaning."
     )
+
+
+#: Appended to the name of a model that ran on a slice of the tasks; :func:`slice_note`.
+SLICE_MARK = " ‡"
+
+
+def slice_note(names: Iterable[str]) -> str:
+    """The footnote for the table's models that ran on a slice of each task (grid.slices)."""
+    shown = list(dict.fromkeys(names))
+    return (
+        f"‡ on a slice ({', '.join(shown)}): a fixed subset of each task's examples "
+        "(grid.slices), so its numbers cover fewer examples than the other rows' (n in the "
+        "table's statistics)."
+    )

@@ -175,6 +175,23 @@ def _cell_record(
     )
 
 
+def _backend_reported(backend: str, records: list[dict[str, Any]]) -> dict[str, Any]:
+    """What the backend found out about the server, over the cell's records (cached included).
+
+    ``ignored_settings``: per setting, the number of requests whose response showed the server
+    did not apply it (``{}``: none found). Written for an ``openai`` model (whose server may
+    ignore what it is sent) and wherever a record names one; other backends' records keep their
+    exact content.
+    """
+    counts: dict[str, int] = {}
+    for record in records:
+        for name in record.get("ignored_settings") or ():
+            counts[name] = counts.get(name, 0) + 1
+    if backend != "openai" and not counts:
+        return {}
+    return {"ignored_settings": dict(sorted(counts.items()))}
+
+
 def generate_cells(
     jobs: Sequence[CellJob], model_dir: Path | None, shard: Shard = Shard(0, 1)
 ) -> dict[str, Any]:
@@ -216,6 +233,7 @@ def generate_cells(
         write_jsonl(job.out, records)
         if env is None or env_loads != engine.loads:
             env, env_loads = environment(), engine.loads
+        reported = _backend_reported(ident["model"]["backend"], records)
         meta = _cell_record(sha, ident, job, model_dir, {
             "shard": summary["shard"],
             "requests": len(reqs),
@@ -226,6 +244,7 @@ def generate_cells(
             "wall_seconds": round(time.perf_counter() - start, 3),
             "prompt_tokens": sum(r.get("prompt_tokens") or 0 for r in records),
             "completion_tokens": sum(r.get("completion_tokens") or 0 for r in records),
+            **reported,
         }, env)
         write_json(job.meta, meta)
         summary["cells"].append({"cell": meta["key"], "generated": len(todo),
@@ -235,6 +254,17 @@ def generate_cells(
     summary["wall_seconds"] = round(time.perf_counter() - started, 3)
     log.info("run summary: %s", json.dumps(summary, sort_keys=True))
     return summary
+
+
+def _merged_reported(metas: list[dict[str, Any]]) -> dict[str, Any]:
+    """The shards' ``ignored_settings`` counts added up (absent where no shard has them)."""
+    if not any("ignored_settings" in m for m in metas):
+        return {}
+    counts: dict[str, int] = {}
+    for meta in metas:
+        for name, count in (meta.get("ignored_settings") or {}).items():
+            counts[name] = counts.get(name, 0) + int(count)
+    return {"ignored_settings": dict(sorted(counts.items()))}
 
 
 def merge_shards(
@@ -267,6 +297,7 @@ def merge_shards(
         effective_settings=next((m["effective_settings"] for m in metas
                                  if m["effective_settings"]), {}),
         **{k: sum(m[k] for m in metas) for k in totals},
+        **_merged_reported(metas),
         wall_seconds=round(max(m["wall_seconds"] for m in metas), 3),
     )
     write_json(meta, merged)

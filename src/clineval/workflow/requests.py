@@ -17,6 +17,7 @@ from typing import Any
 
 from clineval.benchmarks import get_benchmark
 from clineval.benchmarks.base import Benchmark
+from clineval.config import slices
 from clineval.inference.context import TruncationPolicy, fit_to_context
 from clineval.io import read_identity, read_jsonl, write_jsonl
 from clineval.provenance.hashing import sha256_obj
@@ -88,6 +89,7 @@ def requests(jobs: list[RequestsJob], model_dir: Path | None = None) -> None:
         sha, ident = read_identity(job.identity)
         bench = get_benchmark(ident["benchmark"])
         exs, exms = read_jsonl(job.examples, ("id",)), read_jsonl(job.exemplars, ("id",))
+        exs = slices.take(exs, ident.get("slice"))
         if ident.get("model_limits") is None:  # baselines read no prompt
             records = bench.build_requests(ident["task"], ident["mode"], ident["templates"],
                                            exs, exms, ident.get("prompt_kind", "chat"))

@@ -78,6 +78,11 @@ class ModelResources:
             raise ConfigError(f"{where}.gpu_model is set but gpus is 0")
         return cls(**values)
 
+    def threads(self) -> int:
+        """Threads of a CPU generation job (its ``cpus``; Snakemake gives the job that many as
+        ``OMP_NUM_THREADS``, which torch follows); a GPU job keeps Snakemake's default of 1."""
+        return 1 if self.gpus > 0 else self.cpus
+
     def snakemake(self) -> dict[str, int | str]:
         """The resources of one generation job under the SLURM plugin's names. Unset ones are
         left out: a GPU job gets ``cpus_per_gpu`` and no ``cpus_per_task``, a CPU job the

@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from clineval.benchmarks import get_benchmark
+from clineval.config import slices
 from clineval.io import (
     DataError,
     json_text,
@@ -23,6 +24,7 @@ from clineval.io import (
 from clineval.provenance.location import located
 from clineval.provenance.manifest import environment
 from clineval.provenance.record import FileHashes, make_record, write_record
+from clineval.tables.format import SLICE_MARK, slice_note
 from clineval.tables.leaderboard import LAYOUT as LEADERBOARD
 from clineval.tables.leaderboard import build_leaderboard
 from clineval.workflow.progress import progress
@@ -74,13 +76,26 @@ def derive(
 
 
 def build_model(identity: Path, out_dir: Path, record_out: Path) -> None:
-    """Build a model that the config describes (the tiny random-weights smoke model)."""
-    from clineval.inference import tiny_model
+    """Build the model folder a config describes: a GGUF file prepared for transformers (from
+    the model cache when it was prepared before), or the tiny random-weights smoke model."""
+    from clineval.inference import gguf_model, tiny_model
 
     sha, ident = read_identity(identity)
-    tiny_model.build(ident["build"], out_dir)
+    extra: dict[str, Any] = {}
+    if gguf_model.is_gguf(ident["build"]):
+        prepared = gguf_model.prepare(ident["build"], out_dir)
+        if prepared["gguf_sha256"] != ident["gguf"]["sha256"]:
+            raise DataError(identity, None, "gguf", f"the GGUF file now has sha256 "
+                            f"{prepared['gguf_sha256']}, the plan hashed "
+                            f"{ident['gguf']['sha256']}: run the workflow again")
+        extra["prepared"] = prepared
+        log.info("prepared %s (sha256 %s) into %s", prepared["gguf"],
+                 prepared["gguf_sha256"][:16], out_dir)
+    else:
+        tiny_model.build(ident["build"], out_dir)
     files = {p.name: p for p in sorted(out_dir.iterdir()) if p.is_file() and p != record_out}
-    write_record(record_out, make_record("model", ident["model"], sha, {}, files, False))
+    write_record(record_out, make_record("model", ident["model"], sha, {}, files, False,
+                                         **extra))
 
 
 def scored_cell(
@@ -89,7 +104,9 @@ def scored_cell(
 ) -> tuple[list[dict[str, Any]], dict[str, Any]]:
     """Per-example score rows and the cell's summary document (``where`` names errors); the
     benchmark reads its scoring ``inputs`` (role -> checked path) from the task's ``inputs``,
-    and where its judge models load from (name -> ``dir``) from the task's ``judges``."""
+    and where its judge models load from (name -> ``dir``) from the task's ``judges``. A cell on
+    a slice of its task (``slice``) scores the examples of that slice."""
+    examples = slices.take(examples, ident.get("slice"))
     missing = sorted({e["id"] for e in examples} - {g["id"] for g in generations})
     if missing:
         raise DataError(where, None, "id", f"no generation for example(s) {missing[:10]}")
@@ -187,7 +204,8 @@ def table_texts(
         cells.append(
             {
                 **scored,
-                "display_name": shown["display_name"],
+                "display_name": shown["display_name"] + (SLICE_MARK if shown.get("sliced")
+                                                         else ""),
                 "size": shown["size"],
                 "smoke": bool(shown["smoke"]),
             }
@@ -208,6 +226,9 @@ def table_texts(
         built = build_leaderboard(spec, cells, metrics, benchmarks, draws, boot.level)
     else:
         built = get_benchmark(next(iter(benchmarks.values()))).table(spec, cells, tasks)
+    sliced = [m["display_name"] for _, m in sorted(ident["models"].items()) if m.get("sliced")]
+    if sliced:
+        built.notes.append(slice_note(sliced))
     return {"csv": to_csv(built), "md": to_markdown(built), "tex": to_latex(built),
             "stats": json_text(stats),
             "stats_md": statistics.markdown(spec["title"], stats, resolved["uncertainty"]),

@@ -132,6 +132,10 @@ class Benchmark(Protocol):
         name -> ``{"dir": ...}``, where ``base.judge`` loads it from.
         """
 
+    def answered(self, row: Record) -> bool | None:
+        """Whether the model's output gave an answer the scorer could read (parsed, or
+        qualified); None where every output counts as its answer (a summary)."""
+
     def headline(self, summary: Record) -> dict[str, float | None]:
         """A cell's headline numbers (DVC metrics), named ``<metric>`` or ``<part>.<metric>``."""
 

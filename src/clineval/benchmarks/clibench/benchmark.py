@@ -190,6 +190,10 @@ class CliBenchBenchmark:
             values[f"average.{metric}"] = summary["average"][metric]
         return values
 
+    def answered(self, row: Record) -> bool | None:
+        """At least one code was read from the answer (explicit, by title or by embedding)."""
+        return bool(row["codes"])
+
     def summarize_rows(self, task: Record, rows: list[Record]) -> Record:
         from clineval.benchmarks.clibench import scoring
 

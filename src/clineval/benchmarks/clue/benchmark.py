@@ -37,6 +37,7 @@ from clineval.benchmarks.clue.aggregate import (
     headline_replicates,
     summarize_rows,
 )
+from clineval.benchmarks.clue.extract import ANSWERED
 from clineval.benchmarks.clue.synthetic_longhealth import write_longhealth
 from clineval.errors import ConfigError
 from clineval.metrics.bootstrap import Replicates
@@ -309,6 +310,10 @@ class ClueBenchmark:
         for name, part in summary["datasets"].items():
             numbers[f"{name}.score"] = dataset_score(name, part["metrics"])
         return dict(sorted(numbers.items()))
+
+    def answered(self, row: Record) -> bool | None:
+        """A label, letter or code list was found; summaries are the whole output."""
+        return None if row["status"] in ("marked", "whole_output") else row["status"] in ANSWERED
 
     def summarize_rows(self, task: Record, rows: list[Record]) -> Record:
         return summarize_rows(rows)

@@ -16,6 +16,8 @@ from clineval.metrics.codes import extract_codes
 #: The marker the CoT templates ask for (conf/templates/clue.yaml).
 ANSWER_MARKER = "Final answer:"
 NLI_LABELS = ("entailment", "neutral", "contradiction")
+#: The statuses of an output from which an answer was read.
+ANSWERED = frozenset({"label", "leading_label", "phrase", "bare_letter", "codes"})
 
 _MARKER = re.compile(re.escape(ANSWER_MARKER), re.IGNORECASE)
 _LABEL = re.compile(r"\b(entailment|neutral|contradiction)\b", re.IGNORECASE)

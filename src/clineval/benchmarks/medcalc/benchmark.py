@@ -216,6 +216,10 @@ class MedCalcBenchmark:
             if isinstance(part, dict) and "overall" in part
         }
 
+    def answered(self, row: Record) -> bool | None:
+        """The official extraction found an answer (the paper's reading)."""
+        return row["official"]["status"] == "ok"
+
     def summarize_rows(self, task: Record, rows: list[Record]) -> Record:
         return scoring.summarize(rows, scoring.check_extractions(task["scoring"]["extractions"]))
 

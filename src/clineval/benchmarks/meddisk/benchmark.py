@@ -86,6 +86,10 @@ class MedDisKBenchmark:
         return {"score": summary["score"], "macro_score": summary["macro_score"],
                 **{f"share.{t}": v for t, v in summary["shares"].items()}}
 
+    def answered(self, row: Record) -> bool | None:
+        """The answer pattern of App. D matched (else the whole response is the answer)."""
+        return row["status"] == "pattern"
+
     def summarize_rows(self, task: Record, rows: list[Record]) -> Record:
         from clineval.benchmarks.meddisk import scoring
 

@@ -100,6 +100,11 @@ class MedEvalBenchmark:
             if metric not in ("per_code", "n")
         }
 
+    def answered(self, row: Record) -> bool | None:
+        """A qualified answer (a label, or every code of the domain); summaries and rewrites
+        are the whole output."""
+        return row.get("qualified")
+
     def summarize_rows(self, task: Record, rows: list[Record]) -> Record:
         from clineval.benchmarks.medeval import scoring
 

@@ -1,0 +1,90 @@
+"""``clineval answers``: how a model's outputs came through, cell by cell.
+
+For each finished cell: the examples scored, the share of prompts cut to fit the context (the
+requests' ``truncation``), the share of outputs stopped by ``max_tokens`` (``finish_reason:
+length``) and the share of answers the scorer could read (the benchmark's ``answered``: parsed,
+or qualified; "–" where every output is its answer, as a summary is). A real model's numbers
+are read with these beside them: an accuracy of 0 with 0% answered is a format failure, not a
+knowledge failure.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from clineval.benchmarks import get_benchmark
+from clineval.benchmarks.base import scored_rows
+from clineval.config.plan import Cell, Plan
+from clineval.io import read_jsonl
+
+
+@dataclass(frozen=True)
+class CellAnswers:
+    cell: str
+    n: int
+    cut: float
+    at_max_tokens: float
+    answered: float | None
+
+
+def _share(flags: list[bool]) -> float:
+    return 100.0 * sum(flags) / len(flags) if flags else 0.0
+
+
+def cell_answers(plan: Plan, cell: Cell) -> CellAnswers | None:
+    """The cell's shares; None while its scores are not written."""
+    scores = plan.artifact("scores", cell)
+    if not scores.is_file():
+        return None
+    bench = get_benchmark(plan.benchmark(cell.task))
+    rows = scored_rows(read_jsonl(scores, ("id",)))
+    ids = {row["id"] for row in rows}
+    requests = [r for r in read_jsonl(plan.artifact("requests", cell), ("id",)) if r["id"] in ids]
+    generations = [g for g in read_jsonl(plan.artifact("generations", cell), ("id",))
+                   if g["id"] in ids]
+    answered = [bench.answered(row) for row in rows]
+    known = [a for a in answered if a is not None]
+    return CellAnswers(
+        cell=cell.path,
+        n=len(rows),
+        cut=_share([bool(r.get("truncation")) for r in requests]),
+        at_max_tokens=_share([g.get("finish_reason") == "length" for g in generations]),
+        answered=_share(known) if known else None,
+    )
+
+
+def markdown(results: list[CellAnswers]) -> str:
+    lines = ["| cell | n | cut to fit (%) | at max_tokens (%) | answered (%) |",
+             "|:---|---:|---:|---:|---:|"]
+    for r in results:
+        answered = "–" if r.answered is None else f"{r.answered:.0f}"
+        lines.append(f"| {r.cell} | {r.n} | {r.cut:.0f} | {r.at_max_tokens:.0f} | {answered} |")
+    return "\n".join(lines) + "\n"
+
+
+def report(plan: Plan, models: list[str] | None) -> tuple[str, list[str]]:
+    """The Markdown table of the models' finished cells, and the cells not scored yet."""
+    found, missing = [], []
+    for cell in plan.cells:
+        if models and cell.model not in models:
+            continue
+        if plan.cfg["models"][cell.model]["backend"] == "baseline":
+            continue
+        result = cell_answers(plan, cell)
+        if result is None:
+            missing.append(cell.path)
+        else:
+            found.append(result)
+    return markdown(found), missing
+
+
+def run(conf: Path, overrides: list[str], models: list[str] | None) -> int:
+    from clineval.config.plan import build_plan
+
+    text, missing = report(build_plan(conf, overrides), models)
+    print(text, end="")
+    if missing:
+        print(f"{len(missing)} cell(s) not scored yet, e.g. {missing[0]}: run snakemake "
+              "all_tables first")
+    return 0
