@@ -16,7 +16,7 @@ import json
 import logging
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -192,18 +192,23 @@ def _backend_reported(backend: str, records: list[dict[str, Any]]) -> dict[str, 
     return {"ignored_settings": dict(sorted(counts.items()))}
 
 
-def generate_cells(
-    jobs: Sequence[CellJob], model_dir: Path | None, shard: Shard = Shard(0, 1)
-) -> dict[str, Any]:
-    """Generate every cell of ``jobs`` (one model) with one engine; returns the run summary."""
-    engine = _Engine(model_dir)
-    # collected once per job (git and nvidia-smi are subprocesses), and once more after the
-    # engine loads, when torch's CUDA version becomes known
-    env: dict[str, Any] | None = None
-    env_loads = 0
-    started = time.perf_counter()
-    summary: dict[str, Any] = {"shard": f"{shard.index + 1}/{shard.count}", "cells": []}
-    models = set()
+@dataclass
+class _Cell:
+    """A cell of the job, read and waiting for its requests that are not cached."""
+
+    job: CellJob
+    sha: str
+    ident: dict[str, Any]
+    requests: list[dict[str, Any]]
+    cache: RequestCache
+    todo: list[dict[str, Any]]
+    seconds: float = 0.0
+    loads: int = 0
+    settings: dict[str, Any] = field(default_factory=dict)
+
+
+def _read_cells(jobs: Sequence[CellJob], shard: Shard) -> list[_Cell]:
+    cells, models = [], set()
     for job in jobs:
         sha, ident = read_identity(job.identity)
         models.add(ident["model_name"])
@@ -211,45 +216,87 @@ def generate_cells(
             raise ValueError(f"one generation job serves one model, got {sorted(models)}")
         reqs = shard.take(read_jsonl(job.requests, ("id", "messages", "request_sha")))
         cache = RequestCache(job.cache, sha, per_example=ident["model"]["backend"] == "baseline")
-        # longest first, so each batch pads to a similar length (files keep request order)
-        todo = sorted((r for r in reqs if cache.key(r) not in cache.done),
-                      key=lambda r: -sum(len(m["content"]) for m in r["messages"]))
-        start, loads_before = time.perf_counter(), engine.loads
-        settings: dict[str, Any] = {}
-        if todo:
-            backend = engine.get(ident, job)
-            settings = backend.effective_settings()
-            size = _batch_size(ident["model"], len(todo))
-            with progress_bar(len(todo), ident["cell"], unit="req") as bar:
-                for first in range(0, len(todo), size):
-                    batch = todo[first : first + size]
-                    for request, generation in zip(batch, backend.generate(batch), strict=True):
-                        cache.add(request, generation)
-                    bar.update(len(batch))
+        todo = [r for r in reqs if cache.key(r) not in cache.done]
+        cells.append(_Cell(job, sha, ident, reqs, cache, todo))
+    return cells
+
+
+def _length(request: dict[str, Any]) -> int:
+    return sum(len(m["content"]) for m in request["messages"])
+
+
+def _generate_pooled(cells: list[_Cell], backend: Backend, label: str) -> None:
+    """Every cell's uncached requests in batches across cells, longest first (so each batch
+    pads to a similar length, and a small cell does not run a nearly empty batch); each
+    answer goes to its cell's cache at once, and each batch's time to its cells by share."""
+    pooled = sorted(((c, r) for c in cells for r in c.todo), key=lambda cr: -_length(cr[1]))
+    size = _batch_size(cells[0].ident["model"], len(pooled))
+    with progress_bar(len(pooled), label, unit="req") as bar:
+        for first in range(0, len(pooled), size):
+            batch = pooled[first : first + size]
+            started = time.perf_counter()
+            answers = backend.generate([request for _, request in batch])
+            share = (time.perf_counter() - started) / len(batch)
+            for (cell, request), generation in zip(batch, answers, strict=True):
+                cell.cache.add(request, generation)
+                cell.seconds += share
+            bar.update(len(batch))
+
+
+def generate_cells(
+    jobs: Sequence[CellJob], model_dir: Path | None, shard: Shard = Shard(0, 1)
+) -> dict[str, Any]:
+    """Generate every cell of ``jobs`` (one model) with one engine; returns the run summary.
+
+    A model's requests are batched across its cells (sampling is the model's, the same in
+    every cell); a baseline runs cell by cell (its answers come from each task's examples)."""
+    engine = _Engine(model_dir)
+    started = time.perf_counter()
+    summary: dict[str, Any] = {"shard": f"{shard.index + 1}/{shard.count}", "cells": []}
+    cells = _read_cells(jobs, shard)
+    pending = [c for c in cells if c.todo]
+    if pending and pending[0].ident["model"]["backend"] != "baseline":
+        backend = engine.get(pending[0].ident, pending[0].job)
+        pending[0].loads = engine.loads
+        for cell in pending:
+            cell.settings = backend.effective_settings()
+        _generate_pooled(pending, backend, f"{pending[0].ident['model_name']} "
+                                           f"({len(pending)} cells)")
+    else:
+        for cell in pending:
+            before = time.perf_counter()
+            backend = engine.get(cell.ident, cell.job)
+            cell.settings = backend.effective_settings()
+            _generate_pooled([cell], backend, cell.ident["cell"])
+            cell.seconds = time.perf_counter() - before
+    # collected once per job (git and nvidia-smi are subprocesses), after the engine loads,
+    # when torch's CUDA version is known
+    env = environment()
+    for cell in cells:
+        ident, reqs, cache = cell.ident, cell.requests, cell.cache
         records = [
             {"id": r["id"], "request_sha": r["request_sha"], **cache.done[cache.key(r)]}
             for r in reqs
         ]
-        write_jsonl(job.out, records)
-        if env is None or env_loads != engine.loads:
-            env, env_loads = environment(), engine.loads
+        write_jsonl(cell.job.out, records)
         reported = _backend_reported(ident["model"]["backend"], records)
-        meta = _cell_record(sha, ident, job, model_dir, {
+        meta = _cell_record(cell.sha, ident, cell.job, model_dir, {
             "shard": summary["shard"],
             "requests": len(reqs),
-            "from_cache": len(reqs) - len(todo),
-            "generated": len(todo),
-            "engine_loads": engine.loads - loads_before,
-            "effective_settings": settings,
-            "wall_seconds": round(time.perf_counter() - start, 3),
+            "from_cache": len(reqs) - len(cell.todo),
+            "generated": len(cell.todo),
+            "engine_loads": cell.loads,
+            "effective_settings": cell.settings,
+            "wall_seconds": round(cell.seconds, 3),
             "prompt_tokens": sum(r.get("prompt_tokens") or 0 for r in records),
             "completion_tokens": sum(r.get("completion_tokens") or 0 for r in records),
             **reported,
         }, env)
-        write_json(job.meta, meta)
-        summary["cells"].append({"cell": meta["key"], "generated": len(todo),
-                                 "from_cache": len(reqs) - len(todo)})
-        log.info("%s: %d generated, %d from cache", ident["cell"], len(todo), len(reqs) - len(todo))
+        write_json(cell.job.meta, meta)
+        summary["cells"].append({"cell": meta["key"], "generated": len(cell.todo),
+                                 "from_cache": len(reqs) - len(cell.todo)})
+        log.info("%s: %d generated, %d from cache", ident["cell"], len(cell.todo),
+                 len(reqs) - len(cell.todo))
     summary["engine_loads"] = engine.loads
     summary["wall_seconds"] = round(time.perf_counter() - started, 3)
     log.info("run summary: %s", json.dumps(summary, sort_keys=True))
