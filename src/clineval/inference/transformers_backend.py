@@ -74,6 +74,10 @@ class TransformersBackend:
         )
         return list(self.tokenizer(prompt, add_special_tokens=False)["input_ids"])
 
+    def prompt_length(self, request: dict[str, Any]) -> int:
+        """The request's prompt in tokens (generation sorts by it, so batches pad little)."""
+        return len(self._prompt_ids(request))
+
     def generate(self, requests: list[dict[str, Any]]) -> list[Generation]:
         torch = self.torch
         batch = self.tokenizer.pad({"input_ids": [self._prompt_ids(r) for r in requests]},

@@ -221,15 +221,19 @@ def _read_cells(jobs: Sequence[CellJob], shard: Shard) -> list[_Cell]:
     return cells
 
 
-def _length(request: dict[str, Any]) -> int:
-    return sum(len(m["content"]) for m in request["messages"])
+def _length(backend: Backend, request: dict[str, Any]) -> int:
+    """The prompt's length in the backend's tokens where it can count them (a character
+    count does not compare across languages: a Chinese character is about one token)."""
+    count = getattr(backend, "prompt_length", None)
+    return count(request) if count else sum(len(m["content"]) for m in request["messages"])
 
 
 def _generate_pooled(cells: list[_Cell], backend: Backend, label: str) -> None:
     """Every cell's uncached requests in batches across cells, longest first (so each batch
     pads to a similar length, and a small cell does not run a nearly empty batch); each
     answer goes to its cell's cache at once, and each batch's time to its cells by share."""
-    pooled = sorted(((c, r) for c in cells for r in c.todo), key=lambda cr: -_length(cr[1]))
+    pooled = sorted(((c, r) for c in cells for r in c.todo),
+                    key=lambda cr: -_length(backend, cr[1]))
     size = _batch_size(cells[0].ident["model"], len(pooled))
     with progress_bar(len(pooled), label, unit="req") as bar:
         for first in range(0, len(pooled), size):
