@@ -114,7 +114,7 @@ def test_two_fresh_runs_give_identical_tables_and_generations(origin, tmp_path):
         assert (again / "results/tables" / name).read_bytes() == (
             origin / "results/tables" / name).read_bytes(), name
     generations = sorted((origin / "results/generations").rglob("*.jsonl"))
-    assert len(generations) == 75  # every cell of the demo grid (five benchmarks)
+    assert len(generations) == 102  # every cell of the demo grid (five benchmarks)
     for path in generations:
         twin = again / path.relative_to(origin)
         assert sha256_file(twin) == sha256_file(path), path
