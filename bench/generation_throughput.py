@@ -9,6 +9,11 @@ engine loads of the harness run (one per job, whatever the number of cells).
 
     python bench/generation_throughput.py                       # tiny random model on CPU
     python bench/generation_throughput.py --device cuda --rounds 5 --out bench.json
+    python bench/generation_throughput.py --model smollm2_135m --limit 16 --batch-sizes 1,8,16
+
+``--model`` takes a preset of conf/model/ (a GGUF build is prepared through the model cache);
+``--batch-sizes`` also times the bare backend alone at each batch size (tokens per second).
+Both sides batch alike: every request of the round sorted by prompt tokens, longest first.
 
 Run from the repository root with the project installed (``make demo`` sets it up).
 """
@@ -27,7 +32,7 @@ import yaml
 
 from clineval.benchmarks.medcalc import prompts, synthetic
 from clineval.benchmarks.medcalc.benchmark import BENCHMARK
-from clineval.inference import tiny_model
+from clineval.inference import gguf_model, tiny_model
 from clineval.inference.transformers_backend import TransformersBackend
 from clineval.io import write_json, write_jsonl
 from clineval.provenance.hashing import sha256_obj
@@ -54,25 +59,28 @@ def _requests(work: Path, per_calculator: int) -> dict[str, list[dict[str, Any]]
     }
 
 
-def _bare(model_dir: Path, model: dict[str, Any], cells: dict[str, list]) -> tuple[float, int]:
+def _bare(model_dir: Path, model: dict[str, Any], cells: dict[str, list],
+          batch_size: int | None = None) -> tuple[float, int]:
+    """Load the backend and generate every request, in the harness's order and batches."""
     start = time.perf_counter()
     backend = TransformersBackend(model_dir, model["sampling"], model["engine"])
-    size = int(model["engine"]["batch_size"])
+    size = batch_size or int(model["engine"]["batch_size"])
+    requests = sorted((r for rs in cells.values() for r in rs),
+                      key=lambda r: -backend.prompt_length(r))
     tokens = 0
-    for requests in cells.values():
-        for first in range(0, len(requests), size):
-            tokens += sum(g.completion_tokens or 0
-                          for g in backend.generate(requests[first : first + size]))
+    for first in range(0, len(requests), size):
+        tokens += sum(g.completion_tokens or 0
+                      for g in backend.generate(requests[first : first + size]))
     return time.perf_counter() - start, tokens
 
 
 def _harness(work: Path, model_dir: Path, model: dict[str, Any], cells: dict[str, list],
-             round_no: int) -> tuple[float, int, int]:
+             round_no: int, model_name: str) -> tuple[float, int, int]:
     jobs = []
     for mode, requests in cells.items():
-        cell = f"tiny_llama/medcalc/{mode}"
+        cell = f"{model_name}/medcalc/{mode}"
         content = {"cell": cell, "benchmark": "medcalc", "model": model,
-                   "model_name": "tiny_llama"}
+                   "model_name": model_name}
         ident = work / f"identity-{mode}.json"
         write_json(ident, {"sha": sha256_obj(content), "identity": content})
         write_jsonl(work / f"{mode}.requests.jsonl", requests)
@@ -92,9 +100,13 @@ def main() -> None:
     parser.add_argument("--per-calculator", type=int, default=1, help="demo rows per calculator")
     parser.add_argument("--device", default="cpu", help="cpu or cuda")
     parser.add_argument("--model-dir", type=Path, help="a local model (default: the tiny one)")
+    parser.add_argument("--model", default="tiny_llama", help="a preset of conf/model/")
+    parser.add_argument("--limit", type=int, help="requests per mode (default: all)")
+    parser.add_argument("--batch-sizes", default="",
+                        help="comma-separated batch sizes to time the bare backend at")
     parser.add_argument("--out", type=Path, help="also write the figures as JSON here")
     args = parser.parse_args()
-    model_cfg = _config("model/tiny_llama.yaml")
+    model_cfg = _config(f"model/{args.model}.yaml")
     model = {
         "id": model_cfg["id"], "revision": model_cfg["revision"], "backend": "transformers",
         "sampling": model_cfg["sampling"],
@@ -105,14 +117,23 @@ def main() -> None:
         model_dir = args.model_dir
         if model_dir is None:
             model_dir = work / "model"
-            tiny_model.build(model_cfg["build"], model_dir)
-        cells = _requests(work, args.per_calculator)
+            if gguf_model.is_gguf(model_cfg["build"]):
+                gguf_model.prepare(model_cfg["build"], model_dir)
+            else:
+                tiny_model.build(model_cfg["build"], model_dir)
+        cells = {mode: requests[: args.limit]
+                 for mode, requests in _requests(work, args.per_calculator).items()}
+        by_batch = {}
+        for size in (int(b) for b in args.batch_sizes.split(",") if b):
+            seconds, tokens = _bare(model_dir, model, cells, size)
+            by_batch[size] = round(tokens / seconds, 1)
         bare_s = bare_t = harness_s = harness_t = 0.0
         loads, per_round = [], []
         for round_no in range(args.rounds):
             b_seconds, b_tokens = _bare(model_dir, model, cells)
             bare_s, bare_t = bare_s + b_seconds, bare_t + b_tokens
-            h_seconds, h_tokens, engine_loads = _harness(work, model_dir, model, cells, round_no)
+            h_seconds, h_tokens, engine_loads = _harness(work, model_dir, model, cells, round_no,
+                                                        args.model)
             harness_s, harness_t = harness_s + h_seconds, harness_t + h_tokens
             loads.append(engine_loads)
             per_round.append({"bare_s": round(b_seconds, 2), "harness_s": round(h_seconds, 2)})
@@ -127,6 +148,8 @@ def main() -> None:
         "ratio_harness_over_bare": round((harness_t / harness_s) / (bare_t / bare_s), 3),
         "harness_engine_loads_per_run": loads,
         "seconds_per_round": per_round,
+        "model": args.model,
+        "bare_tokens_per_s_by_batch_size": by_batch,
     }
     print(json.dumps(figures, indent=2))
     if args.out:

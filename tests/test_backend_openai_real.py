@@ -44,7 +44,7 @@ CONF = Path(__file__).resolve().parents[1] / "conf"
 #: the model's own preset (conf/model/smollm2_135m.yaml) but shorter answers: the cell's cost
 #: on 2 CPU cores is the decoding steps
 SAMPLING = {"temperature": 0.0, "top_p": 1.0, "max_tokens": 32, "seed": 0}
-CELL_SIZE = 8
+CELL_SIZE = 6
 READY_TIMEOUT_S = 240.0
 #: retries outlast a restart (about 10 s here, more on a busy machine): waits of 0.5, 1, 2, 4,
 #: 5, 5, ... s (each times a random factor in [0.5, 1]) over 14 attempts: at least 25 s

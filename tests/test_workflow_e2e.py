@@ -233,7 +233,7 @@ def test_unknown_model_stops_before_any_job(tmp_path):
     done = snakemake(tmp_path, "all_tables", "-n", overrides="grid.select.models=[gpt9]")
     assert done.returncode != 0
     assert ("models in this grid: clibench_frequency, clue_baseline, constant, meddisk_swap, "
-            "medeval_baseline, oracle, tiny_llama") in done.stdout + done.stderr
+            "medeval_baseline, oracle, smollm2_135m, tiny_llama") in done.stdout + done.stderr
 
 
 def test_real_data_switch_runs_the_oracle_on_every_row(tmp_path):
@@ -285,8 +285,8 @@ def audit(workdir: Path, overrides: str = "") -> subprocess.CompletedProcess:
 def test_a_scoring_change_reruns_its_jobs_and_keeps_the_other_cells_bytes(demo):
     assert snakemake(demo, "all_tables").returncode == 0  # back to the default settings
     overrides = "tasks.clue_meqsum.scoring.rouge.use_stemmer=true"
-    # MeQSum's cells of tiny_llama and clue_baseline: each model's one CLUE scoring job
-    assert planned_jobs(demo, overrides) == {"score_clue": 2, "table": 2,
+    # MeQSum's cells of smollm2_135m, tiny_llama and clue_baseline: each model's CLUE scoring
+    assert planned_jobs(demo, overrides) == {"score_clue": 3, "table": 2,
                                              "figure": CLUE_FIGURES, "report": 1,
                                              "all_tables": 1}
     scores = demo / "results" / "scores"
