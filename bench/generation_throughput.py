@@ -80,7 +80,7 @@ def _harness(work: Path, model_dir: Path, model: dict[str, Any], cells: dict[str
     for mode, requests in cells.items():
         cell = f"{model_name}/medcalc/{mode}"
         content = {"cell": cell, "benchmark": "medcalc", "model": model,
-                   "model_name": model_name}
+                   "model_name": model_name, "credentialed": False, "requests": mode}
         ident = work / f"identity-{mode}.json"
         write_json(ident, {"sha": sha256_obj(content), "identity": content})
         write_jsonl(work / f"{mode}.requests.jsonl", requests)
