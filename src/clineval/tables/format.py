@@ -17,13 +17,15 @@ def fmt(value: float | None, decimals: int) -> str:
 SMOKE_MARK = " †"
 
 
+def _footnote(label: str, names: Iterable[str], meaning: str) -> str:
+    """``<label> (<names, each once, in order>): <meaning>``."""
+    return f"{label} ({', '.join(dict.fromkeys(names))}): {meaning}"
+
+
 def smoke_note(names: Iterable[str]) -> str:
     """The footnote for the table's smoke models (random weights)."""
-    shown = list(dict.fromkeys(names))
-    return (
-        f"† smoke model ({', '.join(shown)}): random weights, tests the pipeline only; "
-        "its scores carry no meaning."
-    )
+    return _footnote("† smoke model", names,
+                     "random weights, tests the pipeline only; its scores carry no meaning.")
 
 
 #: Appended to the name of a model that ran on a slice of the tasks; :func:`slice_note`.
@@ -32,9 +34,6 @@ SLICE_MARK = " ‡"
 
 def slice_note(names: Iterable[str]) -> str:
     """The footnote for the table's models that ran on a slice of each task (grid.slices)."""
-    shown = list(dict.fromkeys(names))
-    return (
-        f"‡ on a slice ({', '.join(shown)}): a fixed subset of each task's examples "
-        "(grid.slices), so its numbers cover fewer examples than the other rows' (n in the "
-        "table's statistics)."
-    )
+    return _footnote("‡ on a slice", names,
+                     "a fixed subset of each task's examples (grid.slices), so its numbers "
+                     "cover fewer examples than the other rows' (n in the table's statistics).")

@@ -271,8 +271,8 @@ def generate_cells(
             before = time.perf_counter()
             backend = engine.get(cell.ident, cell.job)
             cell.settings = backend.effective_settings()
+            cell.seconds = time.perf_counter() - before  # its batches add their own time
             _generate_pooled([cell], backend, cell.ident["cell"])
-            cell.seconds = time.perf_counter() - before
     # collected once per job (git and nvidia-smi are subprocesses), after the engine loads,
     # when torch's CUDA version is known
     env = environment()
