@@ -49,8 +49,10 @@ def _ngrams(tokens: Sequence[str], n: int) -> Counter[tuple[str, ...]]:
     return Counter(tuple(tokens[i : i + n]) for i in range(len(tokens) - n + 1))
 
 
-def _overlap(hypothesis: Sequence[str], reference: Sequence[str], n: int) -> tuple[int, int, int]:
-    """(clipped matches, hypothesis n-grams, reference n-grams)."""
+def ngram_counts(hypothesis: Sequence[str], reference: Sequence[str],
+                 n: int = 1) -> tuple[int, int, int]:
+    """(clipped n-gram matches, hypothesis n-grams, reference n-grams): the counts BLEU's
+    precision and ROUGE-N's F1 are ratios of."""
     hyp, ref = _ngrams(hypothesis, n), _ngrams(reference, n)
     return sum((hyp & ref).values()), sum(hyp.values()), sum(ref.values())
 
@@ -62,7 +64,7 @@ def bleu(hypothesis: Sequence[str], reference: Sequence[str], n: int = 1) -> flo
         return 0.0
     logs = []
     for k in range(1, n + 1):
-        matches, total, _ = _overlap(hypothesis, reference, k)
+        matches, total, _ = ngram_counts(hypothesis, reference, k)
         if matches == 0 or total == 0:
             return 0.0
         logs.append(math.log(matches / total))
@@ -80,7 +82,7 @@ def _f1(matches: int, hyp: int, ref: int) -> float:
 
 def rouge_n(hypothesis: Sequence[str], reference: Sequence[str], n: int = 1) -> float:
     """ROUGE-N F1: clipped n-gram overlap, harmonic mean of precision and recall."""
-    return _f1(*_overlap(hypothesis, reference, n))
+    return _f1(*ngram_counts(hypothesis, reference, n))
 
 
 def _lcs(a: Sequence[str], b: Sequence[str]) -> int:

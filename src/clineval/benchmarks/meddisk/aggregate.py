@@ -9,6 +9,10 @@ shares are each metric's tier distribution averaged over the metrics ("soft voti
 
 which equals 5 times the mean tier. A level follows from descending score cut-offs: with
 ``[4, 3, 2]``, level 1 is a score of at least 4, level 4 below 2.
+
+Every threshold and cut-off is compared with a tolerance of ``TOLERANCE`` (1e-9): a value that
+is the threshold up to float rounding (ROUGE-1 of 12/15 as 2PR/(P+R) is 0.7999999999999999)
+reaches it.
 """
 
 from __future__ import annotations
@@ -21,12 +25,19 @@ TIERS = ("cw", "pc", "bc")
 #: Placeholder thresholds (the paper's Table 12 is lost; from a reviewer's paraphrase).
 DEFAULT_THRESHOLDS = (0.3, 0.8)
 DEFAULT_LEVELS = (4.0, 3.0, 2.0)
+#: How far below a threshold a value may fall (float rounding) and still reach it.
+TOLERANCE = 1e-9
+
+
+def reaches(value: float, threshold: float) -> bool:
+    """``value >= threshold`` up to float rounding (:data:`TOLERANCE`)."""
+    return value >= threshold - TOLERANCE
 
 
 def tier(similarity: float, thresholds: Sequence[float]) -> int:
     """0 (CW) if below the first threshold, 1 (PC) below the second, else 2 (BC)."""
     low, high = float(thresholds[0]), float(thresholds[1])
-    return 0 if similarity < low else 1 if similarity < high else 2
+    return 2 if reaches(similarity, high) else 1 if reaches(similarity, low) else 0
 
 
 def thresholds_for(settings: Mapping[str, Mapping[str, Sequence[float]]] | None,
@@ -63,7 +74,7 @@ def score_from_shares(share: Mapping[str, float]) -> float:
 def level(score: float, cutoffs: Sequence[float] = DEFAULT_LEVELS) -> int:
     """1 for a score at or above the first cut-off, ..., len(cutoffs) + 1 below the last."""
     for i, cut in enumerate(sorted(map(float, cutoffs), reverse=True), start=1):
-        if score >= cut:
+        if reaches(score, cut):
             return i
     return len(cutoffs) + 1
 

@@ -32,7 +32,10 @@ WHERE = ("your own copy in the MedDisK KB format (docs/meddisk.md): the paper's 
 class MedDisKBenchmark:
     name = "meddisk"
     data_version = "1"
-    scoring_version = "2"  # 2: embeddings per text in float64 on one thread
+    # 2: embeddings per text in float64 on one thread; 3: no cut of a response without the
+    # answer pattern, every ordinal dropped, Unicode edge punctuation, BLEU-1/ROUGE-1 from
+    # counts and thresholds with a float tolerance (issue 26)
+    scoring_version = "3"
     baselines = baselines.BASELINES
 
     def source_files(self, task: Record, data_root: Path, task_name: str) -> dict[str, Path]:

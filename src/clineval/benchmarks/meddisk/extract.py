@@ -2,20 +2,23 @@
 
 1. Segment: the text after the first ``<disease>的<aspect>为/包括`` (English: ``<aspect> of
    <disease> is/are/include``), whitespace-tolerant, with an optional colon; the verbs of the
-   aspect registry count too. No match: the whole response (status ``fallback``). A completion
-   continuation is cut at its first line break, and every segment before the next
-   ``的<aspect><verb>`` / ``<aspect> of``, where a model starts another sentence.
-2. "None": a segment that is empty or only a none word (无, 没有, none, N/A, ...; setting
-   ``none_words``) is NONE.
-3. By type: enumerated -> entities by the extractor (``delimiter``: split on list separators,
-   the default and the deviation from the paper's unreleased NER; ``gazetteer``: keep only known
-   entities, found in the items); numeric -> the first number (None: no number); declarative ->
-   the text.
+   aspect registry count too; that segment ends before the next ``的<aspect><verb>`` /
+   ``<aspect> of``, where a model starts another sentence. No match: the whole response,
+   unchanged (status ``fallback``; App. D). A completion continuation is cut at its first line
+   break (setting ``cut_at_newline``) before either.
+2. "None": a segment that is empty, only punctuation, or only a none word (无, 没有, none, N/A,
+   ...; setting ``none_words``) is NONE. Edges are stripped of every Unicode punctuation,
+   separator and control character and of bullet symbols (``%``, ``‰`` and primes kept).
+3. By type: enumerated -> entities by the extractor (``delimiter``: split on list separators
+   and circled ordinals, list ordinals dropped first, the default and the deviation from the
+   paper's unreleased NER; ``gazetteer``: keep only known entities, found in the items);
+   numeric -> the first number (None: no number); declarative -> the text.
 """
 
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
@@ -32,9 +35,18 @@ _SPLIT = {
     "en": re.compile(r"[；;，,、\n]|\band\b|\bor\b", re.IGNORECASE),
 }
 _BULLET = re.compile(r"^\s*(?:[-*•·]+|\(?\d+[.)、]|[（(]\d+[)）]|[一二三四五六七八九十]+、)\s*")
-_EDGE = " \t\r\n。．.；;，,、:：\"'“”‘’「」()（）"
-#: "2、" / "3." / "(4)" list ordinals at the start or after a separator (not decimals).
-_ORDINAL = re.compile(r"(?:^|(?<=[；;，,、\n]))\s*[(（]?\d+[、.．)）](?!\d)\s*")
+#: Circled, parenthesised and dotted ordinals (①, ⑴, ⒈, ❶, ➀, ㈠, ㊀, ...): list markers that
+#: often stand in for a separator ("①咳嗽②发热").
+_CIRCLED = re.compile("[\u2460-\u24ff\u2776-\u2793\u3220-\u3229\u3251-\u325f"
+                      "\u3280-\u3289\u32b1-\u32bf]")
+#: List ordinals at the start or after a separator: "2、" / "3." / "(4)" (not decimals) and
+#: Chinese numerals "一、" / "二." / "（三）".
+_ORDINAL = re.compile(r"(?:^|(?<=[；;，,、\n]))\s*(?:[(（]?\d+[、.．)）](?!\d)"
+                      r"|[(（][一二三四五六七八九十]+[)）]|[一二三四五六七八九十]+[、.．])\s*")
+#: Symbols used as bullets or decoration, stripped at the edges with punctuation.
+_EDGE_SYMBOLS = frozenset("●○■□◆◇▪▫►▶→★☆✓✔～~")
+#: Punctuation kept at the edges: it belongs to a quantity ("5%").
+_EDGE_KEPT = frozenset("%‰‱′″")
 _SENTENCE_ENDS = ("。", "\n", ". ", "；", ";")
 _NUMBER = re.compile(r"\d+(?:\.\d+)?")
 
@@ -48,6 +60,24 @@ class Answer:
     items: tuple[str, ...] = ()
     number: float | None = None
     status: str = "pattern"
+
+
+def _is_edge(ch: str) -> bool:
+    """Whether ``ch`` is stripped at an answer's edges: any Unicode punctuation (P*),
+    separator (Z*) or control/format character (C*), whitespace, or a bullet symbol."""
+    if ch in _EDGE_KEPT:
+        return False
+    return ch.isspace() or ch in _EDGE_SYMBOLS or unicodedata.category(ch)[0] in "PZC"
+
+
+def strip_edges(text: str) -> str:
+    """``text`` without the punctuation, spaces and bullet symbols at its two ends."""
+    start, end = 0, len(text)
+    while start < end and _is_edge(text[start]):
+        start += 1
+    while end > start and _is_edge(text[end - 1]):
+        end -= 1
+    return text[start:end]
 
 
 def _space(text: str) -> str:
@@ -72,36 +102,39 @@ def _patterns(disease: str, aspect: Aspect, lang: str) -> tuple[re.Pattern[str],
 
 def segment(output: str, disease: str, aspect: Aspect, lang: str,
             completion: bool = False) -> tuple[str, str]:
-    """``(segment, status)``: the text after the answer pattern, or the whole response."""
+    """``(segment, status)``: the text after the answer pattern up to the next sentence on the
+    aspect, or the whole response (stripped) when no pattern matches (App. D)."""
     text = output.lstrip()
     if completion:
         text = text.split("\n", 1)[0]
     answer, following = _patterns(disease, aspect, lang)
     match = answer.search(text)
-    status = "pattern" if match else "fallback"
-    if match:
-        text = text[match.end():]
+    if not match:
+        return text.strip(), "fallback"
+    text = text[match.end():]
     cut = following.search(text)
     if cut and cut.start() > 0:
         text = text[: cut.start()]
         end = max(text.rfind(mark) for mark in _SENTENCE_ENDS)
         if end >= 0:  # drop the next sentence's subject (the disease before 的 / "of")
             text = text[: end + 1]
-    return text.strip(), status
+    return text.strip(), "pattern"
 
 
 def is_none(text: str, none_words: Iterable[str]) -> bool:
     """Whether ``text`` says "none" (or nothing at all)."""
-    core = text.strip(_EDGE).lower()
+    core = strip_edges(text).lower()
     return core == "" or core in {w.lower() for w in none_words}
 
 
 def split_items(text: str, lang: str) -> list[str]:
     """Entities of an enumerated answer by the delimiter splitter: list separators and
-    conjunctions, bullets and ordinals removed, empty items dropped, first occurrence kept."""
+    conjunctions, bullets and ordinals removed (circled ones act as separators, list ordinals
+    go before splitting), empty items dropped, first occurrence kept."""
     items: list[str] = []
+    text = _CIRCLED.sub("\n", text)
     for part in _SPLIT[lang].split(_ORDINAL.sub("", text)):
-        item = _BULLET.sub("", part).strip(_EDGE)
+        item = strip_edges(_BULLET.sub("", part))
         if item and item not in items:
             items.append(item)
     return items
@@ -150,7 +183,7 @@ def answer(
         return Answer(True, "", status=status)
     if aspect.type == "numeric":
         number = first_number(text)
-        return Answer(False, text.strip(_EDGE), number=number, status=status)
+        return Answer(False, strip_edges(text), number=number, status=status)
     if aspect.type == "enumerated":
         items = split_items(text, lang)
         items = [i for i in items if not is_none(i, none_words)]
@@ -159,7 +192,7 @@ def answer(
         if not items:
             return Answer(True, "", status=status)
         return Answer(False, " ".join(items), tuple(items), status=status)
-    return Answer(False, text.strip(_EDGE), status=status)
+    return Answer(False, strip_edges(text), status=status)
 
 
 def reference_answer(value: list[str] | str | int, lang: str) -> Answer:
@@ -174,5 +207,5 @@ def reference_answer(value: list[str] | str | int, lang: str) -> Answer:
         for part in value:
             items.extend(i for i in split_items(part, lang) if i not in items)
         return Answer(not items, " ".join(items), tuple(items), status="reference")
-    text = value.strip(_EDGE)
+    text = strip_edges(value)
     return Answer(not text, text, status="reference")

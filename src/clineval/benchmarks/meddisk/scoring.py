@@ -19,6 +19,7 @@ Settings (``task["scoring"]``, defaults in ``conf/task/meddisk/scoring.yaml``):
 
 from __future__ import annotations
 
+import math
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from statistics import fmean
@@ -74,8 +75,15 @@ def _gazetteers(examples: Sequence[Record]) -> dict[str, list[str]]:
 
 
 def _overlap(pred: extract.Answer, ref: extract.Answer, tokenizer: str) -> dict[str, float]:
+    """BLEU-1 and ROUGE-1 F1 from the clipped unigram counts, so that a ratio on a threshold is
+    exactly that ratio (12/15 is 0.8, not 0.7999999999999999): BLEU-1 = BP * m/h, ROUGE-1 F1 =
+    2m/(h+r); equal to ``overlap.bleu`` and ``overlap.rouge_n`` up to float rounding."""
     hyp, gold = overlap.tokenize(pred.text, tokenizer), overlap.tokenize(ref.text, tokenizer)
-    return {"bleu_1": overlap.bleu(hyp, gold, 1), "rouge_1": overlap.rouge_n(hyp, gold, 1)}
+    matches, h, r = overlap.ngram_counts(hyp, gold, 1)
+    if matches == 0:
+        return {"bleu_1": 0.0, "rouge_1": 0.0}
+    penalty = 1.0 if h > r else math.exp(1 - r / h)
+    return {"bleu_1": penalty * matches / h, "rouge_1": 2 * matches / (h + r)}
 
 
 def similarities(
@@ -116,7 +124,7 @@ def similarities(
 def grade(similarity: Mapping[str, float], kind: str, settings: Record) -> dict[str, int]:
     """The tier of each metric; the numeric type by exact match (BC or CW)."""
     if kind == "numeric":
-        return {m: 2 if similarity[m] >= 1.0 else 0 for m in aggregate.METRICS}
+        return {m: 2 if aggregate.reaches(similarity[m], 1.0) else 0 for m in aggregate.METRICS}
     thresholds = settings.get("thresholds")
     return {m: aggregate.tier(similarity[m], aggregate.thresholds_for(thresholds, m, kind))
             for m in aggregate.METRICS}
