@@ -3,6 +3,7 @@ import re
 import sys
 from pathlib import Path
 
+from clineval.config.checks import check_plan
 from clineval.errors import ConfigError
 from clineval.provenance.settle import settle
 from clineval.report.page import section_title
@@ -25,6 +26,7 @@ try:
         results=Path(config.get("results", "results")),
         data_root=Path(config.get("data", "data")),
     )
+    check_plan(PLAN)  # nothing to build stops here; tables their data cannot fill warn
 except ConfigError as err:
     sys.exit(f"clineval: configuration error: {err}")
 PLAN.write_identities()

@@ -428,3 +428,198 @@ def test_real_rows_accept_their_own_ground_truth() -> None:
                 rejected[setting].append((int(row["Row Number"]), truth, str(extraction)))
     assert [r[0] for r in rejected["official"]] == OFFICIAL_REJECTS_OWN_TRUTH, rejected["official"]
     assert rejected["robust"] == []
+
+
+# ------------------------------------------------------------ issue 26: more answer families
+# Each family: (answer text, output type, point score, value a careful grader reads or None).
+
+SPACE_THOUSANDS = [
+    ("1 512 MME/day", "decimal", False, "1512"),  # a plain space between digit groups
+    ("10 000", "decimal", False, "10000"),
+    ("1 512.5 mL", "decimal", False, "1512.5"),
+    ("Total: 1 234 567 MME", "decimal", False, "1234567"),
+    ("1 51 mL", "decimal", False, "1"),  # "51" is not a group of three: two numbers
+    ("3 points", "integer", True, "3"),
+]
+UNBALANCED_CODE = [
+    ("round((140 - 87) * 48 / (72 * 1.4), 2", "decimal", False, "25.24"),  # a ")" missing
+    ("(140 - 87) * 48 / (72 * 1.4", "decimal", False, "25.238095238095237"),
+    ("str(round(25.2345, 2)))", "decimal", False, "25.23"),  # one ")" too many
+    ("((2 + 3) * 4", "integer", True, "20"),
+    ("math.sqrt((170 * 70) / 3600", "decimal", False, "1.818118685772619"),
+]
+UNITS_IN_ARITHMETIC = [
+    ("70 kg / (1.75 m)^2", "decimal", False, "22.857142857142858"),
+    ("(140 - 87 years) * 48 kg / (72 * 1.4 mg/dL)", "decimal", False, "25.238095238095237"),
+    ("144.2 mEq/L - 12 mEq/L", "decimal", False, "132.2"),
+    ("70 kg x 1.2", "decimal", False, "84"),
+    ("24.1 kg/m² (normal 18.5-24.9)", "decimal", False, "24.1"),  # not arithmetic: kept
+    ("102.2 kg (224.1 lbs)", "decimal", False, "102.2"),
+]
+LATEX_APPROX = [
+    ("\\frac{120}{4} \\approx 30", "decimal", False, "30"),  # the value after \approx
+    ("\\frac{121}{4} \\approx 30.25 \\text{ mL/min}", "decimal", False, "30.25"),
+    ("$\\dfrac{3.5}{2} = 1.75$", "decimal", False, "1.75"),
+    ("\\boxed{\\frac{120}{4} \\approx 30}", "decimal", False, "30"),
+    ("\\frac{70}{1.75^2} \\simeq 22.9 kg/m^2", "decimal", False, "22.9"),
+]
+SCORE_OF_MAX = [
+    ("3/9", "integer", True, "3"),  # a point score: the numerator
+    ("HEART score: 3/10", "integer", True, "3"),
+    ("3 / 9 points", "integer", True, "3"),
+    ("1.5/12.5", "decimal", True, "0.12"),  # not two whole numbers: a division
+    ("3/9", "decimal", False, "0.3333333333333333"),  # not a point score: a division
+]
+NAMED = [
+    ("Wells-DVT-1", "integer", True, None),  # a name joined to a number: no value
+    ("CCI-10", "integer", True, None),
+    ("Wells-DVT-1: 2", "integer", True, "2"),  # the value after the name
+    ("Wells DVT score: 1", "integer", True, "1"),
+    ("FIB-4 index: 1.25", "decimal", False, "1.25"),
+]
+SIGNED_RESTATEMENT = [
+    ("1.3 L excess (deficit = -1.3 L)", "decimal", False, "-1.3"),
+    ("2.5 L (deficit = 2.5 L)", "decimal", False, "2.5"),  # no sign: the value as stated
+    ("1.3 L (range -2 to 2 L)", "decimal", False, "1.3"),  # another magnitude: not a restatement
+]
+FREE_TEXT = [  # a number inside free text counts only when it is stated as the value
+    ("A 14 year old Hispanic female with a 3 year history of type 2 diabetes on sitagliptin",
+     "decimal", False, None),
+    ("A 17-year-old girl comes to the clinic with a sore throat for the past 3 weeks",
+     "integer", True, None),
+    ("Pneumonia Severity Index (PSI) is a measure of the severity of pneumonia based on the "
+     "2022 World Health Report", "integer", True, None),
+    ("A 2019-01-01 12:30:52.11.20.00.1.1.1", "integer", True, None),  # a date, a clock time
+    ("1.1.1.1.1.1.1", "integer", True, None),  # a chain of dots is no number
+    ("Glasgow-Blatchford: BUN 27 mmol/L, hemoglobin 11.5 g/dL", "integer", True, None),
+    ("BUN 27 mmol/L", "decimal", False, "27"),  # units fit a lab value
+    ("The patient's CHA2DS2-VASc Score is 2.", "integer", True, "2"),
+    ("The patient's body surface area is approximately 2.22 m².", "decimal", False, "2.22"),
+    ("The man, who has a fever of 38.5 °C, has a HAS-BLED score of 3 points overall", "integer",
+     True, "3"),
+    ("The answer is 60. The answer is 60. The answer is 60.", "decimal", False, "60"),
+    ("12.5 mL/min/1.73 m², which is low for a man of 70 years", "decimal", False, "12.5"),
+]
+FAMILIES = {
+    "space_thousands": SPACE_THOUSANDS, "unbalanced_code": UNBALANCED_CODE,
+    "units_in_arithmetic": UNITS_IN_ARITHMETIC, "latex_approx": LATEX_APPROX,
+    "score_of_max": SCORE_OF_MAX, "named": NAMED, "signed_restatement": SIGNED_RESTATEMENT,
+    "free_text": FREE_TEXT,
+}
+
+
+def _read(text: str, kind: str, score: bool) -> Extraction:
+    return extract_robust(json.dumps({"answer": text}), kind, score=score)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(
+    ("text", "kind", "score", "value"),
+    [case for cases in FAMILIES.values() for case in cases],
+    ids=[f"{family}-{i}" for family, cases in FAMILIES.items() for i in range(len(cases))],
+)
+def test_robust_answer_families(text: str, kind: str, score: bool, value: str | None) -> None:
+    extraction = _read(text, kind, score)
+    if value is None:
+        assert extraction.answer is None and extraction.status != "ok", extraction
+    else:
+        assert extraction.status == "ok", extraction
+        assert Decimal(str(extraction.answer).rstrip("%")) == Decimal(value), extraction
+
+
+def test_latex_whose_backslashes_json_ate() -> None:
+    # written by a model as raw JSON: "\f", "\a" and "\b" are escapes (or invalid ones)
+    raw = '{"answer": "\\frac{121}{4} \\approx 30.25"}'.replace("\\\\", "\\")
+    assert extract_robust(raw, "decimal") == Extraction("30.25", "ok")
+    boxed = '{"answer": "\\boxed{\\frac{120}{4} \\approx 30}"}'.replace("\\\\", "\\")
+    assert extract_robust(boxed, "decimal") == Extraction("30", "ok")
+
+
+def test_score_of_max_follows_the_calculator() -> None:
+    """judge() reads "3/9" as 3 for a rule-based (point score) calculator only."""
+    from clineval.benchmarks.medcalc.calculators import CALCULATORS
+    from clineval.benchmarks.medcalc.extract import point_score
+
+    assert point_score(4) and point_score(8) and point_score(48)  # CHA2DS2-VASc, Wells' PE, PERC
+    assert not point_score(2) and not point_score(46) and not point_score(23)  # CrCl, FRS, MELD Na
+    scores = [c for c in CALCULATORS.values() if c.point_score]
+    assert len(scores) == 19  # the paper's 19 rule-based calculators
+    assert {c.category for c in scores} == {"risk", "severity", "diagnosis"}
+    score = judge("robust", j("3/9"), calculator_id=4, csv_output_type="integer",
+                  ground_truth="3", lower="3", upper="3")
+    assert score == (Extraction("3", "ok"), 1)
+    ratio = judge("robust", j("3/9"), calculator_id=64, csv_output_type="decimal",
+                  ground_truth="0.333", lower="0.316", upper="0.350")
+    assert ratio[1] == 1 and ratio[0].answer is not None and ratio[0].answer.startswith("0.333")
+
+
+def test_signed_restatement_is_scored_with_its_sign() -> None:
+    output = j("1.3 L excess (deficit = -1.3 L)")
+    extraction, correct = judge("robust", output, calculator_id=38, csv_output_type="decimal",
+                                ground_truth="-1.3", lower="-1.365", upper="-1.235")
+    assert (extraction.answer, correct) == ("-1.3", 1)
+
+
+NOTE = ("A 69-year-old man presents in the intensive care unit with septic shock. Potassium is "
+        "5.2 mEq/L. On admission two days earlier, his bicarbonate was 28 mEq/L and his sodium "
+        "was 141 mEq/L; chloride 104 mEq/L and albumin 2.1 g/dL.")
+
+
+def test_an_answer_restating_the_note_is_no_answer() -> None:
+    copied = '{"answer": "A 69-year-old man presents in the intensive care unit with septic ' \
+             'shock. Potassium is 5.2 mEq/L. On admission two days earlier his bicarbonate was 28"}'
+    assert extract_robust(copied, "decimal").answer == "5.2"  # without the note: "is 5.2"
+    extraction = extract_robust(copied, "decimal", note=NOTE)
+    assert (extraction.answer, extraction.status) == (None, "not_found")
+    assert "restates the patient note" in extraction.detail
+    got = judge("robust", copied, calculator_id=65, csv_output_type="decimal",
+                ground_truth="5.2", lower="4.94", upper="5.46", note=NOTE)
+    assert got[1] == 0 and got[0].status == "not_found"
+    # the official setting never looks at the note
+    kwargs = dict(calculator_id=65, csv_output_type="decimal", ground_truth="5.2", lower="4.94",
+                  upper="5.46")
+    assert judge("official", copied, **kwargs, note=NOTE) == judge("official", copied, **kwargs)
+
+
+def test_a_value_after_a_copied_opening_still_counts() -> None:
+    # the copied words are blanked; what the answer adds of its own is read by the same rules
+    answer = ('{"answer": "A 69-year-old man presents in the intensive care unit with septic '
+              'shock; his albumin corrected anion gap is 20.25 mEq/L"}')
+    assert extract_robust(answer, "decimal", note=NOTE) == Extraction("20.25", "ok")
+
+
+def test_short_copies_are_not_restatements() -> None:
+    from clineval.benchmarks.medcalc.extract_robust import COPY_RUN, copied_spans
+
+    assert COPY_RUN == 8
+    assert copied_spans("Potassium is 5.2 mEq/L", NOTE) == []  # 5 words: an answer may quote
+    assert extract_robust(j("Potassium is 5.2 mEq/L"), "decimal", note=NOTE).answer == "5.2"
+    text = "septic shock. Potassium is 5.2 mEq/L. On admission two days"
+    assert copied_spans(text, NOTE) == [(0, len(text))]  # punctuation and case aside
+    assert copied_spans(text, None) == []
+
+
+REAL = Path(__file__).parent / "fixtures" / "real_outputs"
+# Recorded rows of SmolLM2-135M that the rules of issue 26 score differently: (fixture, row id)
+# -> the robust result now. Row 51 copies the (synthetic) patient note into the answer field;
+# it was read as 5.2 from the copied "Potassium is 5.2 mEq/L".
+RESCORED = {("medcalc__zero_shot", "51"): ("not_found", None, 0)}
+
+
+@pytest.mark.parametrize("name", ["medcalc__zero_shot", "medcalc__cot", "medcalc__one_shot"])
+def test_recorded_real_outputs(name: str) -> None:
+    """The recorded real outputs score as recorded, except the rows issue 26's rules change."""
+    from clineval.benchmarks.medcalc.scoring import score_row
+
+    recorded = json.loads((REAL / f"{name}.json").read_text(encoding="utf-8"))
+    examples = {e["id"]: e for e in recorded["examples"]}
+    for generation, row in zip(recorded["generations"], recorded["rows"], strict=True):
+        now = score_row(examples[generation["id"]], generation["output"], EXTRACTIONS)
+        assert now["official"] == row["official"], generation["id"]  # the official code: same
+        expected = RESCORED.get((name, generation["id"]))
+        if expected is None:
+            assert now["robust"] == row["robust"], generation["id"]
+        else:
+            robust = now["robust"]
+            assert (robust["status"], robust["extracted"], robust["correct"]) == expected
+            assert "restates the patient note" in robust["detail"]
+            assert row["robust"]["status"] == "ok" or row["robust"] == robust  # before or after

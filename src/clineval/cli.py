@@ -9,6 +9,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from clineval.benchmarks import BENCHMARKS, get_benchmark
+from clineval.config.locate import add_conf_argument, find_conf
 from clineval.errors import ConfigError
 from clineval.io import DataError
 
@@ -116,12 +117,12 @@ def _dvc(args: argparse.Namespace) -> int:
     from clineval.workflow import dvc
 
     plan = build_plan(args.conf, args.overrides)
-    params_changed = write_if_changed(args.out, dvc.params_text(plan, args.overrides))
-    written = [args.out] if params_changed else []
-    if args.dvc == "write" and write_if_changed(
-        args.dvc_yaml, dvc.dvc_yaml_text(plan, args.overrides)
-    ):
-        written.append(args.dvc_yaml)
+    root = args.conf.parent  # dvc.yaml's paths (conf, src/clineval, results) are the project's
+    out = args.out or root / "params.yaml"
+    written = [out] if write_if_changed(out, dvc.params_text(plan, args.overrides)) else []
+    dvc_yaml = getattr(args, "dvc_yaml", None) or root / "dvc.yaml"
+    if args.dvc == "write" and write_if_changed(dvc_yaml, dvc.dvc_yaml_text(plan, args.overrides)):
+        written.append(dvc_yaml)
     print(f"{'wrote ' + ', '.join(map(str, written)) if written else 'unchanged'}",
           file=sys.stderr)
     return 0
@@ -134,13 +135,17 @@ def build_parser(argv_command: str | None = None) -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", required=True)
     plan = sub.add_parser("plan", help="compose the config and list the grid's cells")
     plan.add_argument("overrides", nargs="*", help="Hydra overrides, e.g. grid=medcalc_paper")
-    plan.add_argument("--conf", type=Path, default=Path("conf"))
+    add_conf_argument(plan)
     answers = sub.add_parser(
         "answers", help="per cell of a finished run: prompts cut to fit, outputs at max_tokens, "
                         "answers the scorer could read (Markdown)")
     answers.add_argument("overrides", nargs="*", help="Hydra overrides, e.g. grid=medcalc_paper")
-    answers.add_argument("--conf", type=Path, default=Path("conf"))
+    add_conf_argument(answers)
     answers.add_argument("--model", action="append", help="only this model (repeatable)")
+    answers.add_argument("--results", type=Path, default=Path("results"),
+                         help="the run's results folder (default ./results)")
+    answers.add_argument("--data", type=Path, default=Path("data"),
+                         help="the run's data folder (default ./data)")
     score = sub.add_parser("score", help="score outputs produced anywhere (per benchmark)")
     scores = score.add_subparsers(dest="benchmark", required=True)
     for name in BENCHMARKS:
@@ -185,18 +190,19 @@ def build_parser(argv_command: str | None = None) -> argparse.ArgumentParser:
                        ("params", "write params.yaml (the plan stage of dvc.yaml runs this)")):
         p = dvcs.add_parser(name, help=text)
         p.add_argument("overrides", nargs="*", help="Hydra overrides, e.g. grid=medcalc_paper")
-        p.add_argument("--conf", type=Path, default=Path("conf"))
-        p.add_argument("--out", type=Path, default=Path("params.yaml"),
-                       help="params file (default params.yaml)")
+        add_conf_argument(p)
+        p.add_argument("--out", type=Path, default=None,
+                       help="params file (default: params.yaml beside the config folder)")
         if name == "write":
-            p.add_argument("--dvc-yaml", type=Path, default=Path("dvc.yaml"))
+            p.add_argument("--dvc-yaml", type=Path, default=None,
+                           help="default: dvc.yaml beside the config folder")
     audit = sub.add_parser(
         "audit", help="check tables against scores, generations, requests and data by hashes "
                       "(and figures against their tables)")
     audit.add_argument("tables", nargs="*",
                        help="tables or figures to audit (default: every table and figure)")
     audit.add_argument("--overrides", default="", help='Hydra overrides, e.g. "grid=demo"')
-    audit.add_argument("--conf", type=Path, default=Path("conf"))
+    add_conf_argument(audit)
     audit.add_argument("--results", type=Path, default=Path("results"))
     audit.add_argument("--data", type=Path, default=Path("data"))
     audit.add_argument("--json", action="store_true", help="one JSON object on stdout")
@@ -214,11 +220,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     args = build_parser(argv[0] if argv else "").parse_args(argv)
     try:
+        if "conf" in args:  # every command that composes the config finds it from anywhere
+            args.conf = find_conf(args.conf)
         match args.command:
             case "plan":
+                from clineval.config.checks import check_plan
                 from clineval.config.plan import build_plan
 
                 plan = build_plan(args.conf, args.overrides)
+                check_plan(plan)
                 for cell in plan.cells:
                     print(cell.path)
                 print(
@@ -254,7 +264,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             case "answers":
                 from clineval.workflow import answers
 
-                return answers.run(args.conf, args.overrides, args.model)
+                return answers.run(args.conf, args.overrides, args.model, args.results, args.data)
             case "audit":
                 from clineval.provenance.audit import audit, report
 

@@ -79,10 +79,11 @@ def report(plan: Plan, models: list[str] | None) -> tuple[str, list[str]]:
     return markdown(found), missing
 
 
-def run(conf: Path, overrides: list[str], models: list[str] | None) -> int:
+def run(conf: Path, overrides: list[str], models: list[str] | None,
+        results: Path = Path("results"), data: Path = Path("data")) -> int:
     from clineval.config.plan import build_plan
 
-    text, missing = report(build_plan(conf, overrides), models)
+    text, missing = report(build_plan(conf, overrides, results=results, data_root=data), models)
     print(text, end="")
     if missing:
         print(f"{len(missing)} cell(s) not scored yet, e.g. {missing[0]}: run snakemake "

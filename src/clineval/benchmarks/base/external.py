@@ -12,6 +12,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+from clineval.config.locate import add_conf_argument, find_conf
 from clineval.errors import ConfigError, DataError
 from clineval.io import read_jsonl
 
@@ -27,17 +28,18 @@ def add_arguments(parser: argparse.ArgumentParser, benchmark: str) -> None:
     parser.add_argument("--examples", type=Path, required=True, help="the task's examples.jsonl")
     parser.add_argument("--predictions", type=Path, required=True,
                         help='JSONL rows {"id", "output"}')
-    parser.add_argument("--conf", type=Path, default=Path("conf"))
+    add_conf_argument(parser)
     parser.add_argument("overrides", nargs="*", help="Hydra overrides of the task's settings")
     parser.add_argument("--json", action="store_true", help="one JSON object on stdout")
 
 
-def task_settings(conf: Path, task: str, benchmark: str, overrides: list[str]) -> Record:
+def task_settings(conf: Path | None, task: str, benchmark: str, overrides: list[str]) -> Record:
     """The composed settings of ``task`` (added to the grid when the grid lacks it)."""
     from omegaconf import OmegaConf
 
     from clineval.config.compose import compose_config
 
+    conf = find_conf(conf)  # None: the default search (any working directory)
     try:
         cfg = compose_config(conf, overrides)
         present = task in cfg.get("tasks", {})

@@ -88,7 +88,7 @@ def _replace_leaked(
 class MedCalcBenchmark:
     name = "medcalc"
     data_version = "1"
-    scoring_version = "2"
+    scoring_version = "3"  # 3: robust reading of issue 26 (note copies, free text, more forms)
     baselines = ("oracle", "constant")
 
     def source_files(self, task: Record, data_root: Path, task_name: str) -> dict[str, Path]:

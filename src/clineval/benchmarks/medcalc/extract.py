@@ -5,8 +5,9 @@
   or ``exec``; a whitelisting AST evaluator (:mod:`.safe_eval`) reproduces ``eval`` for numbers,
   arithmetic, comparisons, tuples, ``min/pow/round/abs/int/float`` and common ``math``/``np``
   functions, and treats anything else as an evaluation error (arbitrary code is not executed).
-* ``robust``: what a careful human grader would accept, driven by the row's output type (see
-  :mod:`.extract_robust` for every rule).
+* ``robust``: what a careful human grader would accept, driven by the row's output type, the
+  calculator (a point score reads "3/9" as 3) and the patient note (an answer restating the
+  note is no answer); see :mod:`.extract_robust` for every rule.
 
 Nothing here raises on model text: any failure is an :class:`Extraction` with a non-"ok" status
 and correctness 0.
@@ -24,8 +25,9 @@ from dataclasses import dataclass
 from typing import Literal, cast
 
 from .abstention import ABSTAINED, answer_abstains
+from .calculators import CALCULATORS
 from .extract_official import WEEKS_DAYS_IDS, official_check, official_extract, raw_answer
-from .extract_robust import answer_text, robust_check, robust_extract
+from .extract_robust import answer_text, robust_check, robust_extract, without_copies
 
 __all__ = [
     "EXTRACTIONS",
@@ -37,6 +39,7 @@ __all__ = [
     "extract_robust",
     "judge",
     "output_type_for",
+    "point_score",
 ]
 
 OutputType = Literal["decimal", "integer", "date", "weeks_days"]
@@ -62,6 +65,12 @@ def output_type_for(calculator_id: int, csv_output_type: str) -> OutputType:
     if kind not in _OUTPUT_TYPES:
         raise ValueError(f"unknown MedCalc-Bench output type {csv_output_type!r}")
     return cast(OutputType, kind)
+
+
+def point_score(calculator_id: int) -> bool:
+    """Whether the calculator's result is a point score (a rule-based calculator)."""
+    calculator = CALCULATORS.get(int(calculator_id))
+    return calculator is not None and calculator.point_score
 
 
 def _failed(exc: Exception) -> Extraction:
@@ -90,10 +99,13 @@ def correct_official(
         return 0
 
 
-def extract_robust(output: str, output_type: OutputType) -> Extraction:
-    """Lenient extraction for ``output_type``; never raises on model text."""
+def extract_robust(output: str, output_type: OutputType, *, note: str | None = None,
+                   score: bool = False) -> Extraction:
+    """Lenient extraction for ``output_type``; never raises on model text. ``note``: the
+    patient note (numbers the answer copies from it are not its value); ``score``: the result
+    is a point score ("3/9" is 3)."""
     try:
-        return Extraction(*robust_extract(str(output), output_type))
+        return Extraction(*robust_extract(str(output), output_type, note=note, point_score=score))
     except Exception as exc:
         return _failed(exc)
 
@@ -121,8 +133,12 @@ def judge(
     lower: str,
     upper: str,
     days_label: bool = False,
+    note: str | None = None,
 ) -> tuple[Extraction, int]:
     """Extract and score one output under ``setting`` ("official" or "robust").
+
+    ``note``: the row's patient note; the robust setting never takes a number the answer copies
+    from it (the official code does not look at the note).
 
     ``days_label``: the gestational-age label was given as a number of days (the corrected
     layout, whose question asks for days); an answer that is a whole number of days is then
@@ -137,10 +153,12 @@ def judge(
             return abstention, 1
         extraction, _ = judge(setting, output, calculator_id=calculator_id,
                               csv_output_type=csv_output_type, ground_truth="0", lower="0",
-                              upper="0")
+                              upper="0", note=note)
         return extraction, 0
     if days_label and int(calculator_id) in WEEKS_DAYS_IDS:
         text = raw_answer(output) if setting == "official" else answer_text(output)[0]
+        if setting == "robust" and text:
+            text = without_copies(text, note)
         if (days := _DAY_COUNT.match(text or "")) is not None:
             weeks, rest = divmod(int(days.group(1)), 7)
             extraction = Extraction(f"({weeks}, {rest})", "ok", "a number of days")
@@ -151,5 +169,5 @@ def judge(
     if abstained:
         return abstention, 0
     output_type = output_type_for(calculator_id, csv_output_type)
-    extraction = extract_robust(output, output_type)
+    extraction = extract_robust(output, output_type, note=note, score=point_score(calculator_id))
     return extraction, correct_robust(extraction, ground_truth, output_type, lower, upper)

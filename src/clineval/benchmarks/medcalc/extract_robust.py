@@ -9,17 +9,27 @@ Locating the answer text (first rule that applies):
 2. Otherwise the last ``\\boxed{...}``, else the last ``answer: X`` / ``answer is X`` line
    (any case; also broken JSON such as ``"answer": 12 mg}``). JSON without an answer key, or a
    truncated JSON object, is "not_found"; plain text otherwise falls back to its last line when
-   that line reads as a result (starts with a value, or states one after "is", "=", ":"), and
+   that line reads as a result (starts with a value, or states one after "is", "=", ":",
+   also "is approximately"), and
    is "not_found" when it is prose ("no calculator for id 62").
 
-Parsing the answer text by output type:
+Parsing the answer text by output type (with the patient note, when known, every run of at
+least :data:`COPY_RUN` words that the answer shares with the note is blanked first: a number the
+answer copies from the note is never its value, and an answer that only restates the note is
+"not_found"):
 
-* decimal / integer: text after the last top-level ``=`` or ``≈`` if any (``LDL = 215 - 87 =
-  128``); a ``str(...)`` or function-call expression is evaluated safely; otherwise the FIRST
-  number that is not part of a name (CHA2DS2-VASc, FIB-4, CURB-65, CKD-EPI 2021, MELD 3.0, PaO2,
-  "10-year", "/1.73 m²"). Thousands separators (``1,234.5``) and Unicode minus signs are
-  understood; "3 out of 5" gives 3. Integers are rounded half-up (2.5 -> 3). A number followed
-  by ``%`` keeps the number shown and is marked with a trailing ``%`` in the normalized answer.
+* decimal / integer: text after the last top-level ``=``, ``≈`` or ``\\approx`` if any (``LDL =
+  215 - 87 = 128``); a ``str(...)`` or function-call expression, or unevaluated arithmetic (units
+  after its numbers allowed, parentheses balanced at the end) is evaluated safely; "3/9" is the
+  score 3 for a point score. Otherwise the first number that is stated as the value (see
+  :func:`_stated`): not part of a name (CHA2DS2-VASc, FIB-4, CURB-65, Wells-DVT-1, CKD-EPI 2021,
+  MELD 3.0, PaO2, "10-year", "/1.73 m²"), no date, clock time or chain of dots ("1.1.1"), not
+  followed by an age, duration, temperature or heart rate, not
+  after the article "a", no measurement unit on a point score, and, in free text, opening the
+  answer or after a result cue ("is", "=", ":", "of", ...). A signed restatement of the same
+  magnitude in parentheses ("1.3 L excess (deficit = -1.3 L)") gives the sign. Thousands
+  separators (``1,234.5``, ``1 512``) and Unicode minus signs are understood; "3 out of 5" gives
+  3. A number followed by ``%`` keeps the number shown and is marked with a trailing ``%``.
 * date: the first valid date written as M/D/YYYY, YYYY-MM-DD, "March 14, 2024" or
   "14 March 2024"; normalized to MM/DD/YYYY. Impossible dates (02/31) are unparseable.
 * weeks_days: "35 weeks 4 days", "35w 4d", "('35 weeks', '4 days')", "35+4", "35 4/7", "(35, 4)",
@@ -46,7 +56,8 @@ from typing import Any
 
 from .safe_eval import EVAL_NAMES, safe_eval
 
-__all__ = ["answer_text", "parse_value", "robust_check", "robust_extract"]
+__all__ = ["COPY_RUN", "answer_text", "copied_spans", "parse_value", "robust_check",
+           "robust_extract", "without_copies"]
 
 _ANSWER_KEY = re.compile(r"(final[ _-]?)?answer", re.IGNORECASE)
 _DECODER = json.JSONDecoder(strict=False)
@@ -62,7 +73,7 @@ _JSON_START = re.compile(r"\{\s*[\"']")
 # states one after "is", "=", ":" or "≈" ("CrCl is 25.1 mL/min"); other prose is no answer.
 _BARE_VALUE = re.compile(
     r"^(?:[-−+(\[]|\d|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+\d)"
-    r"|(?:\bis\b|=|:|≈)\s*[-−(\[]?\d",
+    r"|(?:\bis\b|=|:|≈)\s*(?:(?:approximately|about|around|roughly|approx\.?|~)\s*)?[-−(\[]?\d",
     re.IGNORECASE,
 )
 _ANSWER_IS = re.compile(r"\banswer\s+is\b[\s:*]*([^\n]*)", re.IGNORECASE)
@@ -74,8 +85,8 @@ _NAMES = re.compile(
     r"|1\.73\s*m2?\b|\b\d+-(?:years?|yr|hours?|hr|days?|weeks?|months?)\b",
     re.IGNORECASE,
 )
-_NUMBER = re.compile(
-    r"(?<![\w./])(-?)(\d{1,3}(?:,\d{3})+(?!\d)(?:\.\d+)?|\d+(?:\.\d+)?|\.\d+)"
+_NUMBER = re.compile(  # a chain of dots ("1.1.1.1", "12.30.52") is no number
+    r"(?<![\w./])(-?)(\d{1,3}(?:,\d{3})+(?!\d)(?:\.\d+)?(?!\.\d)|\d+(?:\.\d+)?(?![.\d]\d)|\.\d+)"
     r"(?:[eE]([-+]?\d+))?(\s*(?:%|percent\b))?",
     re.IGNORECASE,
 )
@@ -128,6 +139,46 @@ _SEVENTHS = re.compile(r"(?<![\d./])(\d{1,2})\s+([0-6])\s*/\s*7(?![\d.])")  # "3
 _DAYS = re.compile(r"(?<![\d.])(\d+)\s*(?:days?|d)(?![a-z])")
 _PLUS = re.compile(r"(?<![\d.])(\d{1,2})\s*\+\s*([0-6])(?![\d.])")
 _PAIR = re.compile(r"(?<![\d.])(\d+)\s*+(?:[\"']\s*+)?,\s*+(?:[\"']\s*+)?(\d+)(?![\d.])")
+
+# An answer restating the note: runs of this many consecutive words (numbers included) that the
+# note holds in the same order, case and punctuation aside.
+COPY_RUN = 8
+_TOKEN = re.compile(r"\d+(?:\.\d+)?|[^\W\d_]+")
+_RESTATES = "the answer restates the patient note"
+_WORD = re.compile(r"[^\W\d_]{2,}")
+FREE_TEXT_WORDS = 6  # an answer of more words than this is free text: its value needs a cue
+# "1 512" with a plain space: a 1-3 digit group, then groups of exactly three digits
+_SPACE_THOUSANDS = re.compile(r"(?<![\d.,])(?<![\d.,] )([1-9]\d{0,2})((?: \d{3})+)(?!\d|[ ,]\d)")
+_SCORE_OF_MAX = re.compile(r"(?<![\d./])(\d+)\s*/\s*(\d+)(?![\d./])")  # "3/9" on a point score
+# a unit written after a number inside arithmetic ("70 kg / (1.75 m)^2", "1.4 mg/dL")
+_UNIT_IN_EXPRESSION = re.compile(
+    r"(?<=[\d)])[ \t]*(?![xX×eE]\b)[^\W\d_]+(?:(?:\^|\*\*)?[23])?"
+    r"(?:/(?:\d+(?:\.\d+)?[ \t]*)?[^\W\d_]+(?:(?:\^|\*\*)?[23])?)*")
+_TIMES = re.compile(r"(?<=[\d)])\s*[xX×]\s*(?=[\d(])")
+# after a number: an age, a duration, a temperature or a rate of the body (never a result)
+_NOT_A_RESULT_UNIT = re.compile(
+    r"^\s*(?:-\s*)?(?:years?\b|yrs?\b|y/?o\b|year-old|months?\b|mos?\b|weeks?\b|wks?\b"
+    r"|days?\b|hours?\b|hrs?\b|minutes?\b|mins?\b|times?\b|°|º|degrees?\b|beats?\b"
+    r"|breaths?\b|bpm\b|/\s*min\b)", re.IGNORECASE)
+# after a number on a point score: any measurement unit (a score has points, not mg or %)
+_MEASUREMENT_UNIT = re.compile(
+    r"^\s*(?:%|percent\b|[mµμ]?(?:g|mol|eq|l|osm)\b|[mµμnd]?(?:g|mol|eq|l)\s*/|kg\b|lbs?\b"
+    r"|mm\s*hg\b|mmhg\b|c?m\b|cm\b|mm\b|in(?:ch(?:es)?)?\b|i?u\b|units?\b|ms(?:ec)?\b"
+    r"|seconds?\b|m[l2]\b|kpa\b)", re.IGNORECASE)
+_CUE_WORDS = frozenset((
+    "is", "are", "was", "were", "be", "being", "equals", "equal", "equaling", "of", "at", "to",
+    "gives", "giving", "yields", "yielding", "score", "scores", "scored", "totals", "total",
+    "totaling", "approximately", "approx", "about", "around", "roughly", "estimated",
+    "calculated", "computed", "result", "answer", "value"))
+_LAST_CUE = re.compile(r"([^\W\d_]+|[=:≈~→>])[\s*\"'(\[~.]*$")
+_ARTICLE = re.compile(r"\b(?:a|an)[\s*\"']*$", re.IGNORECASE)
+_OPENING = re.compile(r"^[\s*\"'(\[~≈]*(?:about|approximately|approx\.?|around)?[\s~≈]*$",
+                      re.IGNORECASE)
+# dates and clock times are never a calculator's value: "2019-01-01", "3/14/2024", "12:30:52"
+_DATE_OR_TIME = re.compile(r"(?<![\d.])(?:\d{4}-\d{1,2}-\d{1,2}|\d{1,2}/\d{1,2}/\d{2,4}"
+                           r"|\d{1,2}:\d{2}(?::\d{2})?)(?![\d/:])")
+_SIGNED = re.compile(r"(?<![\w.])([-+])\s?(\d+(?:\.\d+)?)")
+_PARENTHESES = re.compile(r"\(([^()]*)\)")
 
 
 # ---------------------------------------------------------------- locating the answer text
@@ -258,7 +309,10 @@ def answer_text(output: str) -> tuple[str | None, str]:
 
 
 def _normalize(text: str) -> str:
-    text = text.replace("\x0c", "\\f").replace("\times", "\\times")  # JSON ate "\f", "\t"
+    # JSON (or a Python literal) ate the backslash of "\frac", "\times", "\approx", "\boxed"
+    for eaten, latex in (("\x0c", "\\f"), ("\times", "\\times"), ("\x07", "\\a"), ("\x08", "\\b"),
+                         ("\x0b", "\\v"), ("\right", "\\right")):
+        text = text.replace(eaten, latex)
     text = _GROUP_SPACE.sub("", text)  # "1 512" with a thin or no-break space: one number
     text = _SUPERSCRIPT_POWER.sub(lambda m: "^" + m.group(0).translate(_SUPERSCRIPTS), text)
     text = unicodedata.normalize("NFKC", text)
@@ -279,10 +333,23 @@ def _segments(text: str) -> list[str]:
     return [*parts, text[start:]]
 
 
+def _unwrapped(text: str) -> str:
+    """``text`` without parentheses that enclose all of it ("(120/4 ≈ 30)", from a \\boxed)."""
+    stripped = text.strip()
+    while stripped.startswith("(") and stripped.endswith(")"):
+        depth = 0
+        for i, ch in enumerate(stripped):
+            depth += (ch == "(") - (ch == ")")
+            if depth == 0 and i < len(stripped) - 1:
+                return stripped
+        stripped = stripped[1:-1].strip()
+    return stripped
+
+
 def _equation_side(text: str) -> str:
     """The side of an equation that states the result: the last side that is one value
     ("LDL = 215 - 87 = 128", "3 = 1 + 1 + 1"), else the last side with a number."""
-    sides = _segments(text)
+    sides = _segments(_unwrapped(text))
     if len(sides) == 1:
         return text
     for side in reversed(sides):
@@ -292,21 +359,40 @@ def _equation_side(text: str) -> str:
 
 
 def _latex(text: str) -> str:
-    """LaTeX math as plain arithmetic: fractions, \\times, \\cdot, braces; \\boxed dropped."""
+    """LaTeX math as plain arithmetic: fractions, \\times, \\cdot, braces, \\approx as ≈,
+    \\text{..} as its text; \\boxed dropped."""
     text = _FRACTION.sub(r"((\1)/(\2))", text)
+    text = re.sub(r"\\(?:text|mathrm|mbox|operatorname)\s*\{([^{}]*)\}", r" \1 ", text)
     for old, new in (("\\boxed", ""), ("\\times", "*"), ("\\cdot", "*"), ("\\div", "/"),
+                     ("\\approxeq", "≈"), ("\\approx", "≈"), ("\\simeq", "≈"), ("\\sim", "≈"),
                      ("\\left", ""), ("\\right", ""), ("\\,", ""), ("$", ""), ("{", "("),
                      ("}", ")")):
         text = text.replace(old, new)
     return text
 
 
+def _balanced(expression: str) -> str:
+    """``expression`` with missing closing parentheses added at the end, or surplus ones
+    removed from the end (code-like answers cut short or closed once too often)."""
+    surplus = expression.count(")") - expression.count("(")
+    if surplus < 0:
+        return expression + ")" * -surplus
+    stripped = expression.rstrip()
+    while surplus > 0 and stripped.endswith(")"):
+        stripped, surplus = stripped[:-1].rstrip(), surplus - 1
+    return stripped
+
+
 def _evaluate(expression: str) -> Decimal | None:
-    """A finite number from arithmetic, evaluated safely (never ``eval``); else None."""
+    """A finite number from arithmetic, evaluated safely (never ``eval``), its parentheses
+    balanced when they are not; else None."""
     try:
         value = safe_eval(expression, _CALL_NAMES)
-    except Exception:  # not evaluable: the caller reads the numbers instead
-        return None
+    except Exception:  # not evaluable as written: try again with balanced parentheses
+        try:
+            value = safe_eval(_balanced(expression), _CALL_NAMES)
+        except Exception:  # not evaluable: the caller reads the numbers instead
+            return None
     if isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value):
         return Decimal(repr(value))
     return None
@@ -323,22 +409,76 @@ def _arithmetic(text: str) -> Decimal | None:
     return _evaluate(_SCIENTIFIC.sub(r"\1e\2", body))
 
 
-def _number(text: str) -> tuple[Decimal, bool] | None:
-    """The number ``text`` states, and whether it is a percentage."""
-    text = _equation_side(_latex(_normalize(text)))
+def _score_of_max(m: re.Match[str]) -> str:
+    score, most = int(m.group(1)), int(m.group(2))
+    return f"{score} out of {most}" if score <= most else m.group(0)
+
+
+def _stated(text: str, start: int, end: int, free: bool, point_score: bool) -> bool:
+    """Whether the number at ``text[start:end]`` is stated as the answer's value.
+
+    Not when an age, duration, temperature or body rate follows it ("14 year old", "3 weeks",
+    "37.5°C", "76 beats"), nor any measurement unit on a point score ("27 mmol/L"), nor after
+    the article "a" ("a 3 year history"). In free text (more than :data:`FREE_TEXT_WORDS`
+    words) it must open the answer or follow a result cue ("is", "=", ":", "of", "score", ...).
+    """
+    after, before = text[end:], text[:start]
+    if _NOT_A_RESULT_UNIT.match(after) or (point_score and _MEASUREMENT_UNIT.match(after)):
+        return False
+    if _ARTICLE.search(before):
+        return False
+    if not free or _OPENING.match(before):
+        return True
+    cue = _LAST_CUE.search(before)
+    return cue is not None and (cue.group(1).lower() in _CUE_WORDS or not cue.group(1).isalpha())
+
+
+def _signed_restatement(text: str, value: Decimal) -> Decimal | None:
+    """The signed value of a parenthesis restating ``value``'s magnitude with a sign:
+    "1.3 L excess (deficit = -1.3 L)" -> -1.3."""
+    for group in _PARENTHESES.finditer(text):
+        for m in _SIGNED.finditer(group.group(1)):
+            signed = Decimal(m.group(1) + m.group(2))
+            if abs(signed) == abs(value) and signed != value:
+                return signed
+    return None
+
+
+def _number(text: str, free: bool = False,
+            point_score: bool = False) -> tuple[Decimal, bool] | None:
+    """The number ``text`` states, and whether it is a percentage (``free``: the answer is free
+    text; ``point_score``: the calculator's result is a point score)."""
+    text = _latex(_normalize(text))
+    if point_score:
+        text = _SCORE_OF_MAX.sub(_score_of_max, text)
+    text = _equation_side(text)
     if _CALL.match(text):
         value = _evaluate(text.strip().replace("^", "**").removeprefix("str"))
         if value is not None:
             return value, False
     if (value := _arithmetic(text)) is not None:
         return value, False
+    if re.search(r"\d\s*[^\W\d_]", text):  # units inside arithmetic ("70 kg / (1.75 m)^2")
+        bare = _TIMES.sub(" * ", _UNIT_IN_EXPRESSION.sub("", text))
+        if (value := _arithmetic(bare)) is not None:
+            return value, False
     text = _DECIMAL_COMMA.sub(r"\1.\2", _SCIENTIFIC.sub(r"\1e\2", text))
-    m = _NUMBER.search(_NAMES.sub(" ", text))
-    if m is None:
-        word = _NUMBER_WORD.search(text) if not re.search(r"\d", text) else None
-        return (Decimal(_word_value(word.group(0))), False) if word else None
-    literal = m.group(1) + m.group(2).replace(",", "") + (f"e{m.group(3)}" if m.group(3) else "")
-    return Decimal(literal), bool(m.group(4))
+    text = _SPACE_THOUSANDS.sub(lambda m: m.group(1) + m.group(2).replace(" ", ""),
+                                _NAMES.sub(" ", _DATE_OR_TIME.sub(" ", text)))
+    if not re.search(r"\d", text):
+        for word in _NUMBER_WORD.finditer(text):
+            if _stated(text, word.start(), word.end(), free, point_score):
+                return Decimal(_word_value(word.group(0))), False
+        return None
+    for m in _NUMBER.finditer(text):
+        if not _stated(text, m.start(), m.end(3 if m.group(3) else 2), free, point_score):
+            continue
+        literal = m.group(1) + m.group(2).replace(",", "")
+        value = Decimal(literal + (f"e{m.group(3)}" if m.group(3) else ""))
+        if (signed := _signed_restatement(text[m.end():], value)) is not None:
+            return signed, False
+        return value, bool(m.group(4))
+    return None
 
 
 def _word_value(words: str) -> int:
@@ -381,12 +521,52 @@ def _weeks_days(text: str) -> tuple[int, int] | None:
     return (int(m.group(1)), int(m.group(2))) if m else None
 
 
-def parse_value(text: str, output_type: str) -> tuple[str | None, str]:
-    """Normalized answer for ``output_type`` and a reason when it cannot be read."""
+def copied_spans(text: str, note: str | None) -> list[tuple[int, int]]:
+    """Character spans of ``text`` that restate ``note``: runs of at least :data:`COPY_RUN`
+    consecutive words (numbers included) that the note holds in the same order, compared
+    without case and punctuation."""
+    if not note:
+        return []
+    tokens = [(m.group(0).lower(), m.start(), m.end()) for m in _TOKEN.finditer(text)]
+    if len(tokens) < COPY_RUN:
+        return []
+    words = [m.group(0).lower() for m in _TOKEN.finditer(note)]
+    runs = {tuple(words[i:i + COPY_RUN]) for i in range(len(words) - COPY_RUN + 1)}
+    covered = [False] * len(tokens)
+    for i in range(len(tokens) - COPY_RUN + 1):
+        if tuple(t[0] for t in tokens[i:i + COPY_RUN]) in runs:
+            covered[i:i + COPY_RUN] = [True] * COPY_RUN
+    spans: list[tuple[int, int]] = []
+    for (_, start, end), copied in zip(tokens, covered, strict=True):
+        if copied:
+            if spans and not text[spans[-1][1]:start].strip(" \t\n,.;:'\"()-/"):
+                spans[-1] = (spans[-1][0], end)
+            else:
+                spans.append((start, end))
+    return spans
+
+
+def without_copies(text: str, note: str | None) -> str:
+    """``text`` with what it copies from ``note`` blanked (same length)."""
+    for start, end in copied_spans(text, note):
+        text = text[:start] + " " * (end - start) + text[end:]
+    return text
+
+
+def parse_value(text: str, output_type: str, *, note: str | None = None,
+                point_score: bool = False) -> tuple[str | None, str]:
+    """Normalized answer for ``output_type`` and a reason when it cannot be read; ``note``:
+    the patient note, whose restatement is never the answer; ``point_score``: the calculator's
+    result is a point score."""
+    own = without_copies(text, note)
+    if re.search(r"\d", text) and not re.search(r"\d", own):
+        return None, _RESTATES
+    free = len(_WORD.findall(text)) > FREE_TEXT_WORDS
+    text = own
     if output_type in ("decimal", "integer"):
-        parsed = _number(text)
+        parsed = _number(text, free, point_score)
         if parsed is None:
-            return None, "no number"
+            return None, "no number stated as the value" if free else "no number"
         value, percent = parsed
         if output_type == "integer":  # a score is a whole number: 3.5 stays 3.5 (and is wrong)
             try:
@@ -406,14 +586,17 @@ def parse_value(text: str, output_type: str) -> tuple[str | None, str]:
     raise ValueError(f"unknown output type {output_type!r}")
 
 
-def robust_extract(output: str, output_type: str) -> tuple[str | None, str, str]:
-    """Return ``(answer, status, detail)`` for the robust setting."""
+def robust_extract(output: str, output_type: str, *, note: str | None = None,
+                   point_score: bool = False) -> tuple[str | None, str, str]:
+    """Return ``(answer, status, detail)`` for the robust setting (``note`` and
+    ``point_score`` as in :func:`parse_value`)."""
     text, reason = answer_text(output)
     if text is None:
         return None, "not_found", reason
-    answer, reason = parse_value(text, output_type)
+    answer, reason = parse_value(text, output_type, note=note, point_score=point_score)
     if answer is None:
-        return None, "unparseable", f"{reason} in {text[:80]!r}"
+        status = "not_found" if reason == _RESTATES else "unparseable"
+        return None, status, f"{reason} in {text[:80]!r}"
     return answer, "ok", ""
 
 

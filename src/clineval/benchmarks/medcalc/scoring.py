@@ -33,6 +33,7 @@ def score_row(example: dict[str, Any], output: str, extractions: tuple[str, ...]
             lower=example["lower"],
             upper=example["upper"],
             days_label=bool(example.get("label_days")),
+            note=example.get("note"),
         )
         row[setting] = {
             "extracted": extraction.answer,

@@ -21,7 +21,7 @@ import re
 from pathlib import Path
 from typing import Any
 
-from clineval.benchmarks.base.external import task_settings
+from clineval.benchmarks.base.external import add_conf_argument, task_settings
 from clineval.benchmarks.meddisk import scoring
 from clineval.benchmarks.meddisk.aspects import registry, selected
 from clineval.benchmarks.meddisk.derive import example, examples_of
@@ -43,7 +43,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--task", default=None,
                         help="task config for the settings (default: meddisk_<the file's "
                              "language>); one of another language is refused")
-    parser.add_argument("--conf", type=Path, default=Path("conf"))
+    add_conf_argument(parser)
     parser.add_argument("overrides", nargs="*", help="Hydra overrides of the task's settings")
     parser.add_argument("--json", action="store_true", help="one JSON object on stdout")
 

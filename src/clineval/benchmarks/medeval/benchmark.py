@@ -134,6 +134,9 @@ class MedEvalBenchmark:
     def table(self, spec: Record, cells: list[Record], tasks: dict[str, Record]) -> Table:
         return tables.build_table(spec, cells, tasks)
 
+    def table_warnings(self, name: str, spec: Record, tasks: dict[str, Record]) -> list[str]:
+        return tables.empty_groups(name, spec, tasks)
+
     def add_score_arguments(self, parser: argparse.ArgumentParser) -> None:
         from clineval.benchmarks.medeval import external
 

@@ -32,7 +32,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help='JSONL rows {"id", "output"}')
     parser.add_argument("--split", choices=("auto", "test", "all"), default="auto",
                         help="rows scored: auto = test when the file gives splits, else all")
-    parser.add_argument("--conf", type=Path, default=Path("conf"))
+    external.add_conf_argument(parser)
     parser.add_argument("overrides", nargs="*", help="Hydra overrides of the task's settings")
     parser.add_argument("--json", action="store_true", help="one JSON object on stdout")
 

@@ -177,3 +177,24 @@ def load_records(kind: str, data: Mapping[str, Any], sources: Mapping[str, Path]
     if domains is not None:
         records = [r for r in records if r["domain"] in set(domains)]
     return records
+
+
+#: Report sources whose every report is a chest radiograph report (domain ``chest``).
+CHEST_ONLY_SOURCES = {"openi": "Open-i reports", "mimic_cxr": "MIMIC-CXR reports"}
+
+
+def possible_groups(data: Mapping[str, Any], kind: str) -> tuple[set[str], str] | None:
+    """The domain groups a task's examples can fall in, and why, when the settings alone tell
+    (``data.domains`` set, or official reports from chest-only sources); None: unknown before
+    the data is read."""
+    chest = tuple(data.get("chest_domains") or (formats.CHEST,))
+    if data.get("domains"):
+        return ({formats.domain_group(d, chest) for d in data["domains"]},
+                f"data.domains={list(data['domains'])}")
+    if data.get("source") != "official" or kind in SENTENCE_TASKS:
+        return None
+    given = [k for k in REPORT_SOURCES if data.get(k) not in (None, "")]
+    if given and all(k in CHEST_ONLY_SOURCES for k in given):
+        names = " and ".join(CHEST_ONLY_SOURCES[k] for k in given)
+        return {formats.domain_group("chest", chest)}, f"{names}: chest radiographs only"
+    return None

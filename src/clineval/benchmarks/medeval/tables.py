@@ -91,6 +91,39 @@ def columns(spec: Record) -> list[Column]:
     raise ConfigError(f"unknown MedEval table layout {layout!r}")
 
 
+def group_parts(spec: Record) -> list[tuple[str, str, str]]:
+    """(task kind, domain group, the setting naming it) of every group a table shows."""
+    if spec["layout"] == "medeval_table7":
+        groups = list(spec.get("groups") or (CHEST, MISC))
+        return [(k, g, "groups") for k in ("abnormality", "ambiguity", "rewriting")
+                for g in groups] + [("summarization", g, "summarization_groups")
+                                    for g in spec.get("summarization_groups") or (MISC,)]
+    return sorted({(c.kind, c.part, "groups") for c in columns(spec) if c.level == "groups"})
+
+
+def empty_groups(name: str, spec: Record, tasks: dict[str, Record]) -> list[str]:
+    """A warning per group a table shows that its task's settings say can hold no example (an
+    all-chest source under a Misc. column shows only "–")."""
+    from clineval.benchmarks.medeval.sources import possible_groups, task_kind
+
+    if not str(spec.get("layout", "")).startswith("medeval_"):
+        return []
+    kinds: dict[str, list[str]] = {}
+    for task_name, task in tasks.items():
+        kinds.setdefault(task_kind(task, task_name), []).append(task_name)
+    warnings = []
+    for kind, group, setting in group_parts(spec):
+        for task_name in kinds.get(kind, []):
+            known = possible_groups(tasks[task_name]["data"], kind)
+            if known is not None and group not in known[0]:
+                holds = ", ".join(sorted(known[0]))
+                warnings.append(
+                    f"table {name}: group {group!r} of tables.{name}.{setting} has no data in "
+                    f"task {task_name} ({known[1]}): its columns will show "
+                    f"only {NOT_RUN}; set tables.{name}.{setting}=[{holds}]")
+    return warnings
+
+
 def _by_model_mode(cells: list[Record]) -> dict[tuple[str, str], dict[str, Record]]:
     """(model, mode) -> task kind -> the cell summary."""
     found: dict[tuple[str, str], dict[str, Record]] = {}

@@ -21,6 +21,9 @@ Compute = Callable[[Entities], "CalcResult"]
 DATE_FORMAT = "%m/%d/%Y"
 # ``official``: the MedCalc-Bench code's rules; ``clinical``: physician practice where it differs.
 CONVENTIONS = ("official", "clinical")
+# The paper's rule-based categories (§2: 19 rule-based calculators, whose answer is the sum of
+# their criteria's sub-scores), so their result is a point score (Wells' PE's 1.5 included).
+RULE_BASED = ("risk", "severity", "diagnosis")
 
 
 @dataclass(frozen=True)
@@ -43,6 +46,11 @@ class Calculator:
     compute: Compute
     question: str
     variants: Mapping[str, Compute] = field(default_factory=dict)  # convention -> rule
+
+    @property
+    def point_score(self) -> bool:
+        """Whether the result is a point score or a count of criteria (a rule-based category)."""
+        return self.category in RULE_BASED
 
     def rule(self, convention: str) -> Compute:
         """The compute function under ``convention`` (``compute`` where it has no variant)."""
