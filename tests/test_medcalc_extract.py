@@ -623,3 +623,15 @@ def test_recorded_real_outputs(name: str) -> None:
             assert (robust["status"], robust["extracted"], robust["correct"]) == expected
             assert "restates the patient note" in robust["detail"]
             assert row["robust"]["status"] == "ok" or row["robust"] == robust  # before or after
+
+
+@settings(max_examples=200, deadline=None)
+@given(x=_FLOATS, places=st.integers(0, 3), words=st.integers(0, 40))
+def test_a_well_formed_answer_is_read_whatever_the_note_says(
+    x: float, places: int, words: int
+) -> None:
+    """A short answer is never a restatement, even when the note holds the same number."""
+    value = f"{x:.{places}f}"
+    note = " ".join(["The patient was seen today"] * words + [f"and the value was {value}."])
+    extraction = extract_robust(j(value), "decimal", note=note)
+    assert extraction.status == "ok" and Decimal(str(extraction.answer)) == Decimal(value)
