@@ -60,6 +60,9 @@ OFFICIAL_TASKS_PATTERN = "|".join(
 ) or "(?!)"
 RESULTS = str(PLAN.results)
 DATA = str(PLAN.data_root)
+if PLAN.results != Path(config.get("results", "results")):  # a grid's own folders (roots.py)
+    print(f"clineval: grid {PLAN.cfg['grid']['name']}: results in {RESULTS}/, data in {DATA}/",
+          file=sys.stderr)
 LOGS = f"{RESULTS}/logs"
 
 

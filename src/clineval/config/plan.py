@@ -25,6 +25,7 @@ from clineval.config import slices
 from clineval.config.compose import ConfigError, compose_config, parse_overrides
 from clineval.config.presets import scoring_judges
 from clineval.config.prompt_kind import prompt_kind
+from clineval.config.roots import grid_roots
 from clineval.config.validate import table_tasks, validate, validate_model
 from clineval.inference import gguf_model
 from clineval.io import write_text
@@ -436,12 +437,19 @@ def build_plan(
     results: Path = Path("results"),
     data_root: Path = Path("data"),
 ) -> Plan:
-    """Compose, validate and expand the grid; compute (not yet write) all identities."""
+    """Compose, validate and expand the grid; compute (not yet write) all identities.
+
+    ``results`` and ``data_root`` are the roots: the plan's own folders are the grid's below
+    them (:mod:`clineval.config.roots`).
+    """
     from omegaconf import OmegaConf  # with Hydra, when composing
 
     composed = compose_config(conf_dir, parse_overrides(overrides))
     cfg: dict[str, Any] = OmegaConf.to_container(composed, resolve=True)  # type: ignore[assignment]
     validate(cfg, conf_dir)
+    hashes = file_hash_memo(results)  # shared by the grids: kept at the root
+    roots = grid_roots(cfg, results, data_root, hashes)
+    results, data_root = roots.results, roots.data
     skipped = unavailable_tasks(cfg, data_root)
     cells = expand_cells(cfg, skipped)
     tables: dict[str, list[Cell]] = {}
@@ -467,7 +475,7 @@ def build_plan(
         shown_cells = {c for table in tables.values() for c in table}
         cells = [c for c in cells if c in shown_cells]
     plan = Plan(conf_dir, results, data_root, cfg, cells, tables, skipped=skipped,
-                figures=_figures(cfg, tables))
+                file_hashes=hashes, figures=_figures(cfg, tables))
     _compute_identities(plan)
     return plan
 
@@ -548,13 +556,15 @@ def _judge_identities(plan: Plan, task: str) -> dict[str, Any]:
 
 
 def file_hash_memo(results: Path) -> FileHashCache:
-    """The memo of source and scoring-input hashes kept beside a results folder's identities."""
+    """The memo of source and scoring-input hashes of every grid, kept in the results root."""
     return FileHashCache(results / "identity" / "file-hashes.json")
 
 
 def _compute_identities(plan: Plan) -> None:
     cfg = plan.cfg
-    hashes = plan.file_hashes = file_hash_memo(plan.results)
+    if plan.file_hashes is None:
+        plan.file_hashes = file_hash_memo(plan.results)
+    hashes = plan.file_hashes
     ids = plan.identities
     data_sha: dict[str, str] = {}
     templates: dict[str, Any] = {}

@@ -15,7 +15,8 @@ watched files are unchanged, and makes (and stores) a new one otherwise.
   local models' and judges' chat templates, the task templates. Each is compared by size and
   mtime (a missing one by its absence), the same test the file-hash memo trusts.
 
-An entry is JSON (``results/identity/plans/<key>.json``, the newest :data:`KEEP` kept), written
+An entry is JSON (``results/identity/plans/<key>.json`` in the results root, whichever grid's
+folders it plans: :mod:`clineval.config.roots`; the newest :data:`KEEP` kept), written
 atomically; one that cannot be read is made again. It also holds the plan's settle jobs
 (:func:`clineval.provenance.settle.jobs`), whose paths take a third of a large plan's making.
 """
@@ -45,7 +46,7 @@ from clineval.provenance.settle import Job, jobs
 
 log = logging.getLogger("clineval")
 #: Version of the entry layout: bump when it changes.
-FORMAT = 1
+FORMAT = 2
 #: Entries kept: one per set of overrides in use (the least recently used go first).
 KEEP = 8
 OC_ENV = re.compile(r"oc\.env:([A-Za-z_][A-Za-z0-9_]*)")
@@ -158,18 +159,21 @@ def _plan_data(plan: Plan) -> dict[str, Any]:
     def cells(items: list[Cell]) -> list[list[str]]:
         return [[c.model, c.task, c.mode] for c in items]
 
-    return {"cfg": plan.cfg, "cells": cells(plan.cells),
+    return {"results": str(plan.results), "data": str(plan.data_root),
+            "cfg": plan.cfg, "cells": cells(plan.cells),
             "tables": {name: cells(items) for name, items in plan.tables.items()},
             "identities": plan.identities, "skipped": plan.skipped, "figures": plan.figures}
 
 
-def _plan_from(data: dict[str, Any], conf_dir: Path, results: Path, data_root: Path) -> Plan:
+def _plan_from(data: dict[str, Any], conf_dir: Path, results: Path) -> Plan:
+    """The stored plan; ``results`` is the root (the memo's), the plan's folders its grid's."""
     known: dict[tuple[str, ...], Cell] = {}
 
     def cells(items: list[list[str]]) -> list[Cell]:
         return [known.setdefault(tuple(item), Cell(*item)) for item in items]
 
-    return Plan(conf_dir, results, data_root, data["cfg"], cells(data["cells"]),
+    return Plan(conf_dir, Path(data["results"]), Path(data["data"]), data["cfg"],
+                cells(data["cells"]),
                 {name: cells(items) for name, items in data["tables"].items()},
                 identities=data["identities"], skipped=data["skipped"],
                 file_hashes=file_hash_memo(results),
@@ -226,7 +230,7 @@ def load_plan(
     data = _read(entry, key)
     if data is not None:
         try:
-            plan = _plan_from(data["plan"], conf_dir, results, data_root)
+            plan = _plan_from(data["plan"], conf_dir, results)
             plan_jobs = [Job(name, ins, outs, [(r, sha) for r, sha in records])
                          for name, ins, outs, records in data["jobs"]]
         except (KeyError, TypeError, ValueError) as err:
