@@ -64,6 +64,9 @@ if PLAN.results != Path(config.get("results", "results")):  # a grid's own folde
     print(f"clineval: grid {PLAN.cfg['grid']['name']}: results in {RESULTS}/, data in {DATA}/",
           file=sys.stderr)
 LOGS = f"{RESULTS}/logs"
+# the generation cache, keyed by full generation identity, serves every grid: a grid whose
+# official files changed (a new folder) takes its unchanged cells' answers from it
+CACHE = f"{config.get('results', 'results')}/cache"
 
 
 wildcard_constraints:

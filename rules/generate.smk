@@ -25,7 +25,7 @@ def _generate_command(model, cells, outputs, k, count):
     if model_dir is not None:
         parts.append(f"--model-dir {model_dir}")
     for i, cell in enumerate(cells):
-        cache = f"{RESULTS}/cache/{cell.path}"
+        cache = f"{CACHE}/{cell.path}"  # shared by every grid (rules/common.smk)
         cache += ".jsonl" if count == 1 else f".shard-{k}-of-{count}.jsonl"
         examples = derived(cell.task)["examples"] if baseline else "-"
         parts.append(

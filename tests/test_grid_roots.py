@@ -105,6 +105,10 @@ def test_a_second_grid_leaves_the_first_one_built(tmp_path):
     assert "official-format file (2 rows scored)" in (
         folder / "tables/medcalc_table2.md").read_text()
     assert (tmp_path / "data/grids" / folder.name / "derived/medcalc/examples.jsonl").is_file()
+    # one generation cache serves both grids (keyed by full generation identity)
+    assert not (folder / "cache").exists()
+    cached = (tmp_path / "results/cache/oracle/medcalc/zero_shot.jsonl").read_text()
+    assert len(cached.splitlines()) == 55 + 2  # the demo's rows, then the official file's
 
     assert planned_jobs(tmp_path, demo) == {}
     assert {p: (p.read_bytes(), p.stat().st_mtime_ns) for p in tables} == before

@@ -664,6 +664,9 @@ def _compute_identities(plan: Plan) -> None:
                 "inputs": scoring_inputs[cell.task],
                 # only with judges, so that other tasks keep their earlier identities
                 **({"judges": judges[cell.task]} if judges[cell.task] else {}),
+                # only where the benchmark's scoring reads the mode (e.g. which answer format
+                # its prompt asked for), so that other benchmarks keep their identities
+                **({"mode": mode} if getattr(bench, "scoring_reads_mode", False) else {}),
                 **_slice(cfg, cell),
             }
         )

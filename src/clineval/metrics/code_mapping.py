@@ -1,11 +1,14 @@
 """Free-text answers -> codes of one code system, with a record of how each item was mapped.
 
 An answer is split into items (lines; list markers stripped; empty lines and headings that end
-with ``:`` dropped). Per item: the explicit codes of the system found in it (validated by the
-system's ``canonical``); else the item text (codes and empty brackets removed) equal to a
-candidate title after normalisation (lower case, letters and digits only); else the candidate
-title nearest by sentence embedding, when its cosine similarity reaches ``threshold``; else no
-code.
+with ``:`` dropped). Per item: the explicit codes found in it, in either case, that the code
+system's ontology holds (its ``canonical`` form, and membership in the supplied ontology's codes,
+:attr:`Candidates.known`); else the item text (the valid codes and empty brackets removed) equal
+to a candidate title after normalisation (lower case, letters and digits only); else the
+candidate title nearest by sentence embedding, when its cosine similarity reaches ``threshold``;
+else no code. A code-shaped string the ontology does not hold (``A10BA99``) stays in the item's
+text: it is free text for the title and embedding matchers. Candidates whose titles normalise
+alike form one candidate standing for all their codes (:class:`Item` ``alternatives``).
 """
 
 from __future__ import annotations
@@ -40,10 +43,18 @@ class Item:
     codes: tuple[str, ...]
     how: str  #: ``code``, ``title``, ``embedding`` or ``none``
     similarity: float | None = None
+    #: Code-shaped strings of the item that the ontology does not hold (kept as text).
+    invalid: tuple[str, ...] = ()
+
+    @property
+    def alternatives(self) -> bool:
+        """The item named a title that several codes share: ``codes`` are alternatives, one of
+        which the item predicts (explicit codes are all predicted)."""
+        return self.how in ("title", "embedding") and len(self.codes) > 1
 
     def record(self) -> dict[str, Any]:
         return {"text": self.text, "codes": list(self.codes), "how": self.how,
-                "similarity": self.similarity}
+                "similarity": self.similarity, "invalid": list(self.invalid)}
 
 
 def split_items(text: str) -> list[str]:
@@ -95,33 +106,54 @@ def normalize_title(text: str) -> str:
 
 @dataclass
 class Candidates:
-    """Code titles an item may be matched to; a title may stand for several codes."""
+    """Code titles an item may be matched to; a title stands for every code in its tuple.
+
+    Titles that normalise alike (:func:`normalize_title`) are merged into one candidate (the
+    first such title in the given order, with the codes of all of them, sorted). ``known``: the
+    codes of the supplied ontology that explicit codes are checked against (``None``: only the
+    code system's own check).
+    """
 
     titles: list[str]
     codes: list[tuple[str, ...]]
     encoder: str = embedding.BUNDLED
+    known: frozenset[str] | None = None
     _exact: dict[str, int] = field(default_factory=dict, init=False)
 
     def __post_init__(self) -> None:
         if len(self.titles) != len(self.codes):
             raise ValueError(f"{len(self.titles)} titles but {len(self.codes)} code tuples")
-        for index, title in enumerate(self.titles):
-            self._exact.setdefault(normalize_title(title), index)
+        merged: dict[str, tuple[str, list[str]]] = {}
+        for title, codes in zip(self.titles, self.codes, strict=True):
+            _, found = merged.setdefault(normalize_title(title), (title, []))
+            found.extend(c for c in codes if c not in found)
+        self.titles = [title for title, _ in merged.values()]
+        self.codes = [tuple(sorted(codes)) for _, codes in merged.values()]
+        self._exact = {key: index for index, key in enumerate(merged)}
 
     @classmethod
-    def from_titles(cls, titles: dict[str, str], encoder: str = embedding.BUNDLED
-                    ) -> Candidates:
+    def from_titles(cls, titles: dict[str, str], encoder: str = embedding.BUNDLED,
+                    known: frozenset[str] | None = None) -> Candidates:
         """One candidate per code (code -> title), in sorted code order."""
         codes = sorted(c for c, t in titles.items() if t.strip())
-        return cls([titles[c] for c in codes], [(c,) for c in codes], encoder)
+        return cls([titles[c] for c in codes], [(c,) for c in codes], encoder, known)
 
     def exact(self, text: str) -> int | None:
         return self._exact.get(normalize_title(text))
 
+    def holds(self, code: str) -> bool:
+        """Whether ``code`` (canonical) is in the supplied ontology (always, without one)."""
+        return self.known is None or code in self.known
+
     @cached_property
+    def embedded(self) -> tuple[Any, str]:
+        """Unit embeddings of the titles and their cache key (:func:`embedding.embed_cached`),
+        computed or loaded once, and only when an item needs them."""
+        return embedding.embed_cached(self.titles, self.encoder)
+
+    @property
     def vectors(self) -> Any:
-        """Unit embeddings of the titles, computed once (only when an item needs them)."""
-        return embedding.embed(self.titles, self.encoder)
+        return self.embedded[0]
 
 
 @dataclass
@@ -133,49 +165,69 @@ class Mapper:
     #: ``paper``: the project's item splitting and every code of the system; ``code``: the
     #: public CliBench scorer's splitting and dotted ICD-10-CM-like codes only.
     parsing: str = "paper"
+    #: The cache key of the title embeddings once an item of this mapper needed them.
+    embeddings_key: str | None = field(default=None, init=False)
 
-    def explicit(self, item: str) -> tuple[list[str], str]:
-        """Valid codes found in ``item`` and the item with every code-shaped token removed."""
-        codes = []
+    def explicit(self, item: str) -> tuple[list[str], str, list[str]]:
+        """The codes found in ``item`` that the ontology holds, the item with those removed,
+        and the code-shaped strings it does not hold (left in the text)."""
+        codes: list[str] = []
+        invalid: list[str] = []
         token_pattern = DOTTED_CM if self.parsing == "code" else self.system.token
-        for token in token_pattern.findall(item):
-            found = self.system.canonical(token)
-            if found is not None and found not in codes:
-                codes.append(found)
-        rest = token_pattern.sub(" ", item)
+
+        def valid(match: re.Match[str]) -> str:
+            found = self.system.canonical(match.group(0))
+            if found is not None and (self.candidates is None or self.candidates.holds(found)):
+                if found not in codes:
+                    codes.append(found)
+                return " "
+            invalid.append(match.group(0))
+            return match.group(0)
+
+        rest = token_pattern.sub(valid, item)
         rest = _EMPTY_BRACKETS.sub(" ", _LABEL.sub(" ", rest))
-        return codes, re.sub(r"\s+", " ", rest).strip(" -:;,.")
+        return codes, re.sub(r"\s+", " ", rest).strip(" -:;,."), invalid
 
     def map(self, text: str) -> list[Item]:
         """Every item of ``text`` with its codes."""
         items = split_items_code(text) if self.parsing == "code" else split_items(text)
         mapped: list[Item | None] = []
-        pending: list[tuple[int, str, str]] = []
+        pending: list[tuple[int, str, str, tuple[str, ...]]] = []
         for item in items:
-            codes, rest = self.explicit(item)
+            codes, rest, invalid = self.explicit(item)
             if codes:
-                mapped.append(Item(item, tuple(codes), "code"))
+                mapped.append(Item(item, tuple(codes), "code", invalid=tuple(invalid)))
                 continue
             hit = self.candidates.exact(rest) if self.candidates and rest else None
             if hit is not None:
-                mapped.append(Item(item, self.candidates.codes[hit], "title", 1.0))
+                mapped.append(Item(item, self.candidates.codes[hit], "title", 1.0,
+                                   tuple(invalid)))
                 continue
             mapped.append(None)
-            pending.append((len(mapped) - 1, item, rest))
+            pending.append((len(mapped) - 1, item, rest, tuple(invalid)))
         if pending and self.candidates and self.candidates.titles:
-            queries = [rest or item for _, item, rest in pending]
-            for (slot, item, _), (index, similarity) in zip(
-                pending, embedding.nearest(queries, self.candidates.vectors,
-                                           self.candidates.encoder), strict=True):
+            queries = [rest or item for _, item, rest, _ in pending]
+            vectors, self.embeddings_key = self.candidates.embedded
+            for (slot, item, _, invalid), (index, similarity) in zip(
+                pending, embedding.nearest(queries, vectors, self.candidates.encoder),
+                    strict=True):
                 if self.threshold is None or similarity >= self.threshold:
                     mapped[slot] = Item(item, self.candidates.codes[index], "embedding",
-                                        round(similarity, 6))
-        for slot, item, _ in pending:
+                                        round(similarity, 6), invalid)
+        for slot, item, _, invalid in pending:
             if mapped[slot] is None:
-                mapped[slot] = Item(item, (), "none")
+                mapped[slot] = Item(item, (), "none", invalid=invalid)
         return [m for m in mapped if m is not None]
 
 
-def codes_of(items: Sequence[Item]) -> list[str]:
-    """The distinct codes of the items, in order of first appearance."""
-    return list(dict.fromkeys(code for item in items for code in item.codes))
+def codes_of(items: Sequence[Item], pick: Callable[[tuple[str, ...]], str] | None = None
+             ) -> list[str]:
+    """The distinct codes of the items, in order of first appearance; an item with
+    alternatives contributes one of them: ``pick(alternatives)``, by default the first."""
+    found: list[str] = []
+    for item in items:
+        if item.alternatives:
+            found.append(pick(item.codes) if pick else item.codes[0])
+        else:
+            found.extend(item.codes)
+    return list(dict.fromkeys(found))

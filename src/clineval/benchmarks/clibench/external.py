@@ -52,6 +52,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--parsing", choices=("paper", "code"), default="paper",
                         help="item splitting and explicit codes: the project's (paper) or the "
                         "public scorer's (code: dotted ICD-10-CM-like codes only)")
+    parser.add_argument("--coarse", choices=("reach", "self"), default=DEFAULTS["coarse"],
+                        help="a coarse code (ATC level 3, an ICD-10-CM category with children) "
+                        "at finer levels: absent (reach) or itself, a miss (self: public code)")
+    parser.add_argument("--final-answer", action="store_true",
+                        help="the answers come from the chain-of-thought prompt: read what "
+                        "follows the last 'Final answer:' line")
     parser.add_argument("--encoder", default=DEFAULTS["encoder"],
                         help="sentence encoder: bundled-minilm or a local model directory")
 
@@ -96,14 +102,14 @@ def run(args: argparse.Namespace) -> int:
     settings_given = {
         "empty": args.empty, "threshold": args.threshold, "encoder": args.encoder,
         "atc_levels": args.atc_levels, "loinc_leaf": args.loinc_leaf, "parsing": args.parsing,
-        "lab_codes": args.lab_codes}
+        "lab_codes": args.lab_codes, "coarse": args.coarse}
     gold = read_gold(args.gold, args.task, settings_given)
     ids = [row["id"] for row in gold]
     outputs = read_outputs(args.predictions, ids)
     files = {role: path for role, path in (
         (TITLE_ROLE[args.task], args.titles), ("loinc_hierarchy", args.loinc_hierarchy),
         ("lab_loinc_map", args.lab_loinc_map)) if path is not None}
-    scorer = Scorer(args.task, settings(settings_given), files)
+    scorer = Scorer(args.task, settings(settings_given), files, reasoning=args.final_answer)
     rows, summary = scorer.score(ids, [row["codes"] for row in gold],
                                  [outputs[i] for i in ids])
     result = {

@@ -59,7 +59,7 @@ def levels(kind_name: str, scoring: Record, hierarchy: Path | None) -> list[tupl
     """The level functions of a task under its scoring settings."""
     match kind_name:
         case "diagnoses":
-            return icd10cm.levels()
+            return icd10cm.levels(scoring.get("coarse", "reach"))
         case "procedures":
             return icd10pcs.levels()
         case "labs":
@@ -76,5 +76,5 @@ def levels(kind_name: str, scoring: Record, hierarchy: Path | None) -> list[tupl
             choice = scoring.get("atc_levels", "paper")
             if choice not in ATC_LEVELS:
                 raise ConfigError(f"scoring.atc_levels={choice!r}; use paper or code")
-            return atc.levels(ATC_LEVELS[choice])
+            return atc.levels(ATC_LEVELS[choice], scoring.get("coarse", "reach"))
     raise ConfigError(f"CliBench task {kind_name!r}; tasks: {', '.join(KINDS)}")

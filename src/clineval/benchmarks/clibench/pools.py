@@ -1,5 +1,6 @@
-"""Candidate code titles per task (what free-text answer items are matched to), built once per
-process and per set of files."""
+"""Candidate code titles per task (what free-text answer items are matched to) and the codes of
+the supplied ontology (what explicit codes are checked against), built once per process and per
+set of files."""
 
 from __future__ import annotations
 
@@ -54,20 +55,46 @@ def lab_candidates(hierarchy: Path | None, itemid_map: Path | None, d_labitems: 
     return titles, codes
 
 
+def lab_codes(hierarchy: Path | None, itemid_map: Path | None, d_labitems: Path | None,
+              itemids: bool = False) -> frozenset[str] | None:
+    """The lab codes the supplied files know: LOINC numbers of the hierarchy and of the itemid
+    map (``itemids``: MIMIC's lab itemids); ``None`` without any such file."""
+    if itemids:
+        if d_labitems is None:
+            return None
+        return frozenset(str(itemid) for itemid in read_d_labitems(d_labitems))
+    if hierarchy is None and itemid_map is None:
+        return None
+    known = set()
+    if hierarchy is not None:
+        known |= {code for code in loinc.read_hierarchy(hierarchy).paths if loinc.canonical(code)}
+    if itemid_map is not None:
+        known |= set(loinc.read_itemid_map(itemid_map).loinc.values())
+    return frozenset(known)
+
+
 @cache
 def candidates(kind: str, files: tuple[tuple[str, Path | None], ...], encoder: str,
                itemids: bool = False) -> Candidates:
-    """The task's candidates from its files (role -> path), cached per process."""
+    """The task's candidates and ontology codes from its files (role -> path), cached per
+    process. Without its file a task's explicit codes are checked by the code system alone
+    (ICD-10-CM: always against the tabular)."""
     paths = dict(files)
     if kind == "diagnoses":
         return Candidates.from_titles(diagnosis_titles(paths.get("d_icd_diagnoses")), encoder)
     if kind == "procedures":
-        return Candidates.from_titles(procedure_titles(paths.get("d_icd_procedures")), encoder)
+        given = paths.get("d_icd_procedures")
+        titles = procedure_titles(given)
+        return Candidates.from_titles(titles, encoder,
+                                      frozenset(titles) if given is not None else None)
     if kind == "labs":
-        titles, codes = lab_candidates(paths.get("loinc_hierarchy"), paths.get("lab_loinc_map"),
-                                       paths.get("d_labitems"), itemids)
-        return Candidates(titles, codes, encoder)
+        args = (paths.get("loinc_hierarchy"), paths.get("lab_loinc_map"),
+                paths.get("d_labitems"), itemids)
+        titles, codes = lab_candidates(*args)
+        return Candidates(titles, codes, encoder, lab_codes(*args))
     if kind == "prescriptions":
-        titles = atc.read_titles(paths["atc_titles"]) if paths.get("atc_titles") else {}
-        return Candidates.from_titles(titles, encoder)
+        given = paths.get("atc_titles")
+        atc_titles = atc.read_titles(given) if given else {}
+        return Candidates.from_titles(atc_titles, encoder,
+                                      frozenset(atc_titles) if given else None)
     raise ValueError(f"unknown CliBench task {kind!r}")

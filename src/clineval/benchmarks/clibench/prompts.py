@@ -49,7 +49,9 @@ def _case(example: Record, spec: Record) -> str:
     return "\n\n".join(parts)
 
 
-def _style(mode: Record) -> str:
+def answer_style(mode: Record) -> str:
+    """The answer format a mode's prompt asks for: ``reasoning`` (a "Final answer:" line after
+    the reasoning; zero-shot chain of thought) or ``direct`` (the list alone)."""
     return "reasoning" if mode.get("reasoning") and not int(mode.get("exemplars", 0)) \
         else "direct"
 
@@ -57,7 +59,7 @@ def _style(mode: Record) -> str:
 def render(example: Record, mode: Record, templates: Record, exemplars: list[Record]
            ) -> list[dict[str, str]]:
     task = templates["tasks"][example["task"]]
-    answer_format = templates["answer_format"][_style(mode)]
+    answer_format = templates["answer_format"][answer_style(mode)]
     system = fill(templates["system"], {"instruction": task["instruction"]})
     messages = [{"role": "system", "content": system}]
     user = templates["user"]

@@ -2,7 +2,14 @@
 
 The summary holds fractions in [0, 1]: per level the micro precision, recall and F1 with their
 pooled counts and the per-admission macro F1; the plain mean over levels; how many admissions
-were scored and dropped; how items were mapped; the ontology versions.
+were scored and dropped; how items were mapped; the ontology versions; the cache key of the
+title embeddings used (``None`` when no item needed them).
+
+An answer is read whole (the paper's parsing: every line is an item), except under a prompt
+that asks for a "Final answer:" line (``reasoning``: the chain-of-thought prompt), where only
+what follows the last such line is read. An item naming a title that several codes share
+predicts one of them: the one that agrees with the admission's gold codes at the most levels
+(ties: the first in code order), so any code with that name counts as a match.
 """
 
 from __future__ import annotations
@@ -35,6 +42,7 @@ DEFAULTS: Record = {
     "loinc_leaf": "term",       # finest lab level: the LOINC term (paper) | its parent (code)
     "parsing": "paper",         # item splitting and explicit codes: paper | code (dotted CM)
     "lab_codes": "loinc",       # lab targets: LOINC through the itemid map | itemid (code)
+    "coarse": "reach",          # a coarse code at finer levels: absent (reach) | itself (code)
 }
 #: The files a task's scoring may read, by role.
 FILE_ROLES = ("d_icd_diagnoses", "d_icd_procedures", "loinc_hierarchy", "lab_loinc_map",
@@ -49,9 +57,10 @@ ROLES = {"diagnoses": ("d_icd_diagnoses",), "procedures": ("d_icd_procedures",),
 _FINAL = re.compile(r"^\s*\**\s*final answer\s*:?\**", re.I | re.M)
 
 
-def answer_text(output: str) -> str:
-    """The part of an answer after its last "Final answer:" line (chain of thought), else all."""
-    matches = list(_FINAL.finditer(output))
+def answer_text(output: str, reasoning: bool = True) -> str:
+    """Under ``reasoning`` (a prompt that asks for a "Final answer:" line), the part of an
+    answer after its last such line, else all of it; without ``reasoning``, all of it."""
+    matches = list(_FINAL.finditer(output)) if reasoning else []
     return output[matches[-1].end():] if matches else output
 
 
@@ -89,6 +98,8 @@ class Scorer:
     kind: str
     settings: Record
     files: dict[str, Path]
+    #: The answers come from a prompt that asks for a "Final answer:" line.
+    reasoning: bool = False
 
     def mapper(self) -> Mapper:
         encoder = self.settings["encoder"]
@@ -116,10 +127,12 @@ class Scorer:
     def score(self, ids: Sequence[str], gold: Sequence[Sequence[str]],
               outputs: Sequence[str | None]) -> tuple[list[Record], Record]:
         mapper = self.mapper()
-        mapped = [mapper.map(answer_text(text)) if text else [] for text in outputs]
-        predicted = [codes_of(items) for items in mapped]
+        mapped = [mapper.map(answer_text(text, self.reasoning)) if text else []
+                  for text in outputs]
         golds = [self.canonical_gold(g) for g in gold]
         levels = self.levels()
+        predicted = [codes_of(items, best_alternative(gold_codes, levels))
+                     for items, gold_codes in zip(mapped, golds, strict=True)]
         counts, scores = hierarchical.score(golds, predicted, levels, self.settings["empty"])
         rows = []
         for id_, items, codes, gold_codes, count in zip(ids, mapped, predicted, golds, counts,
@@ -131,7 +144,22 @@ class Scorer:
                                                       for c in count],
             })
         how = Counter(item.how for items in mapped for item in items)
-        return rows, summary(scores, self, dict(sorted(how.items())))
+        return rows, summary(scores, self, dict(sorted(how.items())), mapper.embeddings_key)
+
+
+def best_alternative(gold: Sequence[str], levels: Sequence[tuple[str, Any]]):
+    """``pick`` for :func:`codes_of`: of codes sharing a title, the one whose nodes agree with
+    the gold codes' at the most levels (ties: the first given, the codes being sorted)."""
+    gold_nodes = [{node for code in gold for node in function(code)} for _, function in levels]
+
+    def pick(alternatives: tuple[str, ...]) -> str:
+        def agreement(code: str) -> int:
+            return sum(bool(set(function(code)) & nodes)
+                       for (_, function), nodes in zip(levels, gold_nodes, strict=True))
+
+        return max(alternatives, key=agreement)
+
+    return pick
 
 
 def level_record(level: hierarchical.LevelScore) -> Record:
@@ -196,10 +224,13 @@ def headline_replicates(kind: str, rows: Sequence[Record], drawn: np.ndarray) ->
     return out
 
 
-def summary(scores: hierarchical.Scores, scorer: Scorer, mapping: dict[str, int]) -> Record:
+def summary(scores: hierarchical.Scores, scorer: Scorer, mapping: dict[str, int],
+            embeddings: str | None = None) -> Record:
     return {
         **scores_record(scorer.kind, scores),
         "mapping": mapping,
+        "title_embeddings": embeddings,
+        "final_answer": scorer.reasoning,
         "settings": {k: scorer.settings[k] for k in sorted(DEFAULTS)} | {
             "encoder": encoder_name(scorer.settings["encoder"])},
         "ontology": icd10cm.version() if scorer.kind == "diagnoses" else None,
@@ -221,6 +252,8 @@ def settings(scoring: Record | None) -> Record:
         raise ConfigError(f"scoring.lab_codes={merged['lab_codes']!r}; use loinc or itemid")
     if merged["parsing"] not in ("paper", "code"):
         raise ConfigError(f"scoring.parsing={merged['parsing']!r}; use paper or code")
+    if merged["coarse"] not in icd10cm.COARSE:
+        raise ConfigError(f"scoring.coarse={merged['coarse']!r}; use reach or self")
     if merged["loinc_leaf"] not in ("term", "parent"):
         raise ConfigError(f"scoring.loinc_leaf={merged['loinc_leaf']!r}; use term or parent")
     if merged["threshold"] is not None:

@@ -31,18 +31,24 @@ def canonical(code: str) -> str | None:
     return text if _SHAPE.match(text) else None
 
 
-def prefix_level(length: int):
-    """The level of prefixes of ``length`` characters (none for a shorter code)."""
+def prefix_level(length: int, coarse: str = "reach"):
+    """The level of prefixes of ``length`` characters. A shorter (coarse) code has none there
+    (``coarse="self"``: it stands for itself, the rule ICD-10-CM's ``self`` applies)."""
     def function(code: str) -> set[str]:
         found = canonical(code)
-        return {found[:length]} if found and len(found) >= length else set()
+        if not found:
+            return set()
+        if len(found) >= length:
+            return {found[:length]}
+        return {found} if coarse == "self" else set()
 
     return function
 
 
-def levels(lengths: Sequence[int] = PAPER_LENGTHS) -> list[tuple[str, object]]:
+def levels(lengths: Sequence[int] = PAPER_LENGTHS, coarse: str = "reach"
+           ) -> list[tuple[str, object]]:
     """Level functions named ``L1``.. for the given prefix lengths."""
-    return [(f"L{i}", prefix_level(n)) for i, n in enumerate(lengths, start=1)]
+    return [(f"L{i}", prefix_level(n, coarse)) for i, n in enumerate(lengths, start=1)]
 
 
 def normalize_ndc(ndc: str) -> str:

@@ -13,6 +13,10 @@ from importlib import metadata
 
 LEVELS = ("chapter", "block", "category", "subcategory", "code")
 PACKAGE = "simple-icd-10-cm"
+#: How a coarse code (one with children in the tabular, e.g. the category ``I50``) counts at the
+#: levels finer than its own: ``reach`` (absent there: neither a prediction nor a hit) or
+#: ``self`` (it stands for itself there, as the public CliBench scorer's ancestor fallback).
+COARSE = ("reach", "self")
 
 
 def version() -> str:
@@ -47,32 +51,45 @@ def lineage(code: str) -> tuple[str, ...]:
     return (found, *_cm().get_ancestors(found))
 
 
-def at(code: str, level: str) -> set[str]:
+@cache
+def is_leaf(code: str) -> bool:
+    """Whether the known ``code`` has no children in the tabular (a full code)."""
+    return bool(_cm().is_leaf(code))
+
+
+def at(code: str, level: str, coarse: str = "reach") -> set[str]:
     """``code``'s item at ``level`` (one of :data:`LEVELS`).
 
     Counted from the chapter: chapter, block, category; the subcategory is the fourth item from
-    the chapter down, or the code itself when it has no subcategory (``I10``); the code level is
-    the code. An unknown code has no level.
+    the chapter down, or the code itself when it is a full code without a subcategory (``I10``);
+    the code level is the full code. A coarse code (``I50``, ``I50.2``) has no item at the levels
+    finer than its own (``coarse="self"``: itself, as the public scorer). An unknown code has no
+    level.
     """
+    if coarse not in COARSE:
+        raise ValueError(f"coarse={coarse!r}; use one of {', '.join(COARSE)}")
     chain = lineage(code)
     if not chain:
         return set()
     depth = {"chapter": -1, "block": -2, "category": -3, "subcategory": -4}.get(level)
-    if depth is None:
-        if level != "code":
-            raise ValueError(f"unknown ICD-10-CM level {level!r}; levels: {', '.join(LEVELS)}")
+    if depth is None and level != "code":
+        raise ValueError(f"unknown ICD-10-CM level {level!r}; levels: {', '.join(LEVELS)}")
+    reaches = len(chain) >= -depth if depth is not None else is_leaf(chain[0])
+    if reaches:
+        return {chain[depth] if depth is not None else chain[0]}
+    if coarse == "self" or is_leaf(chain[0]):
         return {chain[0]}
-    return {chain[depth] if len(chain) >= -depth else chain[0]}
+    return set()
 
 
-def levels() -> list[tuple[str, object]]:
+def levels(coarse: str = "reach") -> list[tuple[str, object]]:
     """``(name, level function)`` for every level, chapter first."""
-    return [(name, _level(name)) for name in LEVELS]
+    return [(name, _level(name, coarse)) for name in LEVELS]
 
 
-def _level(name: str):
+def _level(name: str, coarse: str):
     def function(code: str) -> Iterable[str]:
-        return at(code, name)
+        return at(code, name, coarse)
 
     return function
 
