@@ -9,6 +9,7 @@ from clineval.provenance.settle import settle
 from clineval.report.page import section_title
 from clineval.report.text import rst_escape
 from clineval.workflow.plan_cache import load_plan
+from clineval.workflow.slurm import check as slurm_preflight
 from clineval.workflow.resources import (
     CONDA_ENVS,
     DEFAULT_CONDA_ENV,
@@ -235,3 +236,9 @@ def score_command(wildcards, benchmark):
                      f"{PLAN.artifact('scores', c)} {PLAN.artifact('scores', c, '.json')} "
                      f"{PLAN.record_file('scores', c.path)}")
     return " ".join(parts)
+
+
+onstart:
+    # a SLURM run checks sbatch, the status command and the controller before any job is
+    # submitted (one message per missing piece); any other executor checks and waits for nothing
+    slurm_preflight(workflow)

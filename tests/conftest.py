@@ -2,8 +2,9 @@
 last.
 
 Once its single-node cluster is stopped, the SLURM client stays installed with no controller to
-answer, and Snakemake's SLURM executor plugin then waits 9 s for ``scontrol`` at every later
-Snakemake start (docs/workflow.md, Scale); the end-to-end modules start Snakemake often.
+answer; scripts/slurm/stop.sh makes client calls fail at once then (``MessageTimeout=1``), else
+Snakemake's SLURM executor plugin would wait ~9 s for ``scontrol`` at every later Snakemake start
+(docs/workflow.md, Scale), and the end-to-end modules start Snakemake often.
 """
 
 from __future__ import annotations

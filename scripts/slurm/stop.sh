@@ -40,4 +40,15 @@ fi
 stop_daemon slurmd
 stop_daemon slurmctld
 stop_daemon munged
+
+# With no controller, every SLURM client call waits MessageTimeout (10 s by default) for it, and
+# Snakemake's SLURM executor plugin runs `scontrol show config` whenever Snakemake starts, SLURM
+# or not: every later run waited ~9 s. The stopped cluster's config fails such calls at once;
+# start.sh writes the running config again.
+CONF=/etc/slurm/slurm.conf
+MARKER="# written by clineval scripts/slurm/start.sh"
+if [[ -f $CONF ]] && grep -qxF "$MARKER" "$CONF" && ! grep -qx 'MessageTimeout=1' "$CONF"; then
+    printf '%s\n' "# the cluster is stopped (scripts/slurm/stop.sh): client calls fail at once" \
+        "MessageTimeout=1" >>"$CONF"
+fi
 say "stopped; logs are in $STATE/log"
