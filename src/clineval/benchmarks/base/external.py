@@ -40,6 +40,7 @@ def task_settings(conf: Path | None, task: str, benchmark: str, overrides: list[
     from clineval.config.compose import compose_config
 
     conf = find_conf(conf)  # None: the default search (any working directory)
+    overrides = task_relative(conf, task, overrides)
     try:
         cfg = compose_config(conf, overrides)
         present = task in cfg.get("tasks", {})
@@ -52,6 +53,45 @@ def task_settings(conf: Path | None, task: str, benchmark: str, overrides: list[
         raise ConfigError(f"task {task!r} belongs to benchmark {settings.get('benchmark')!r}, "
                           f"not {benchmark!r}")
     return settings
+
+
+def _key(override: str) -> str:
+    """The config path an override sets (``+``/``++``/``~`` prefix and value dropped)."""
+    return override.split("=", 1)[0].lstrip("+~")
+
+
+def _root_keys(conf: Path) -> set[str]:
+    """The config groups and every key the root config or a grid can hold (read from their
+    YAML, without composing): their top-level keys and the targets of their defaults."""
+    import yaml
+
+    roots = {p.name for p in conf.iterdir() if p.is_dir()}
+    for path in [conf / "config.yaml", *sorted((conf / "grid").glob("*.yaml"))]:
+        loaded = yaml.safe_load(path.read_text(encoding="utf-8")) if path.is_file() else None
+        if not isinstance(loaded, dict):
+            continue
+        roots.update(key for key in loaded if key != "defaults")
+        for entry in loaded.get("defaults") or []:
+            for name in entry if isinstance(entry, dict) else [entry]:
+                if isinstance(name, str) and "@" in name:
+                    roots.add(name.split("@", 1)[1].split(".")[0])
+    return roots
+
+
+def task_relative(conf: Path, task: str, overrides: list[str]) -> list[str]:
+    """The overrides with the short form of a task's settings made full: ``scoring.x=v`` (any
+    key whose first part is neither a key of the root config nor a config group) becomes
+    ``tasks.<task>.scoring.x=v``, prefixes kept. Root keys win (``modes=...`` is the grid's)."""
+    roots = _root_keys(conf)
+    relative = []
+    for override in overrides:
+        key = _key(override)
+        head = key.split(".")[0]
+        if key and "@" not in key and "/" not in key and head not in roots:
+            prefix = override[: len(override) - len(override.lstrip("+~"))]
+            override = f"{prefix}tasks.{task}.{override[len(prefix):]}"
+        relative.append(override)
+    return relative
 
 
 def read_predictions(path: Path, examples: list[Record]) -> list[Record]:

@@ -28,7 +28,9 @@ Record = dict[str, Any]
 class MedEvalBenchmark:
     name = "medeval"
     data_version = "2"
-    scoring_version = "1"
+    # 2: strict labels allow no other token; rewrites and summaries read from the prompt's
+    # open slot (answer_span) (issue 26)
+    scoring_version = "2"
     baselines = baselines.BASELINES
 
     def source_files(self, task: Record, data_root: Path, task_name: str) -> dict[str, Path]:

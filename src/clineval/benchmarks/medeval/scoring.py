@@ -3,7 +3,11 @@
 Scales as the paper's tables: accuracy, F1, qualified rate, per-code accuracy, EMR and the
 rewriting scores as fractions (0-1); ROUGE and BLEU on 0-100. Settings (``task["scoring"]``):
 
-- ``extraction``: ``lenient`` (default; App. D: exactly one label word) or ``strict``
+- ``extraction``: ``lenient`` (default; App. D: exactly one label word) or ``strict`` (the
+  label word and nothing else)
+- ``answer_span`` (rewriting, summarization): ``slot`` (default: the answer after the prompt's
+  open label, an echoed frame and a following example cut off) or ``whole`` (the output, a
+  leading label dropped)
 - ``unqualified``: ``wrong`` (default: an off-format answer counts as a wrong prediction) or
   ``exclude`` (left out of accuracy and F1; the qualified rate shows how many)
 - ``rouge.use_stemmer`` (false); ``bleu``: ``level`` (``corpus``, or ``sentence``: the mean of
@@ -32,7 +36,7 @@ from clineval.benchmarks.base.judge import judge as judge_model
 from clineval.benchmarks.medeval import classifiers, formats, synthetic
 from clineval.benchmarks.medeval.codes import extract_codes
 from clineval.benchmarks.medeval.examples import LABELS
-from clineval.benchmarks.medeval.extract import MODES, clean_text, extract_label
+from clineval.benchmarks.medeval.extract import MODES, SPANS, answer_text, extract_label
 from clineval.benchmarks.medeval.splits import PAPER_RATIO, assign_splits
 from clineval.errors import ConfigError
 from clineval.metrics.bleu import (
@@ -53,7 +57,8 @@ from clineval.metrics.classification import (
 )
 
 Record = dict[str, Any]
-SECTIONS = ("extraction", "unqualified", "rouge", "bleu", "classifiers", "baselines")
+SECTIONS = ("extraction", "answer_span", "unqualified", "rouge", "bleu", "classifiers",
+            "baselines")
 #: The positive class of each NLU sentence task's F1.
 POSITIVE = {"abnormality": "abnormal", "ambiguity": "ambiguous"}
 #: The validation score that picks the best exemplar draw.
@@ -69,6 +74,8 @@ def settings(task: Record) -> Record:
                           f"{', '.join(SECTIONS)}")
     if scoring.get("extraction", "lenient") not in MODES:
         raise ConfigError(f"scoring.extraction={scoring['extraction']!r}; use {MODES}")
+    if scoring.get("answer_span", "slot") not in SPANS:
+        raise ConfigError(f"scoring.answer_span={scoring['answer_span']!r}; use {SPANS}")
     if scoring.get("unqualified", "wrong") not in ("wrong", "exclude"):
         raise ConfigError(f"scoring.unqualified={scoring['unqualified']!r}; use wrong or exclude")
     return scoring
@@ -98,7 +105,8 @@ def _row(example: Record, output: str, scoring: Record) -> Record:
                 "conflicts": list(found.conflicts), "reference": example["reference"],
                 "exact_match": found.predicted == example["reference"]}
     else:
-        row |= {"prediction": clean_text(output), "reference": example["reference"]}
+        row |= {"prediction": answer_text(output, kind, scoring.get("answer_span", "slot")),
+                "reference": example["reference"]}
         if kind == "rewriting":
             row |= {"original": example["fields"]["sentence"], "labels": example["labels"]}
     return row
