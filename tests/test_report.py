@@ -106,11 +106,14 @@ def test_leaderboard_section_comes_first_and_tables_render_blocks() -> None:
 def test_figures_are_embedded_as_png_data_in_their_section() -> None:
     entry = {"title": "Calibration", "caption": "Bars <b>", "section": "medcalc"}
     html = page([Figure("calib", entry, PNG)], identity({"calib": entry}))
-    src = re.search(r'<img src="data:image/png;base64,([^"]+)" alt="Calibration">', html)
+    src = re.search(r'<img src="data:image/png;base64,([^"]+)" alt="Calibration\. Bars '
+                    r'&lt;b&gt;">', html)
     assert src and base64.b64decode(src.group(1)) == PNG
     medcalc = html[html.index('<section id="medcalc">'):]
     assert medcalc.index('id="figure-calib"') < medcalc.index("</section>")
-    assert "Bars &lt;b&gt;" in html
+    # the drawing shows the title and caption: the page repeats them only as alt text
+    assert html.count("Bars &lt;b&gt;") == 1 and "<figcaption>" not in html.split(
+        'id="figure-calib"')[1]
     assert "<img" not in page()  # an empty figure list: no image at all
 
 
@@ -154,3 +157,22 @@ def test_report_identity_holds_captions_that_table_identities_leave_out(in_repo)
 def test_a_table_spec_needs_a_caption(in_repo) -> None:
     with pytest.raises(ConfigError, match=r"tables\.medcalc_table2.*caption"):
         build_plan(REPO / "conf", ["~tables.medcalc_table2.caption"])
+
+
+GROUPED = """## Grouped
+
+|  | Chest |  | Misc. |  |
+|:---|---:|---:|---:|---:|
+| **Model** | **R-1** | **BLEU** | **R-1** | **BLEU** |
+| **Zero-shot** |  |  |  |  |
+| Oracle | 1 | 2 | 3 | 4 |
+"""
+
+
+def test_header_groups_span_their_columns_in_one_head() -> None:
+    table = table_html(parse_table(GROUPED, Path("g.md")))
+    head = table[table.index("<thead>"):table.index("</thead>")]
+    assert ('<tr><th></th><th colspan="2" scope="colgroup">Chest</th>'
+            '<th colspan="2" scope="colgroup">Misc.</th></tr>') in head
+    assert '<tr class="head"><th style="text-align:left">Model</th>' in head
+    assert '<tr class="block"><th colspan="5">Zero-shot</th></tr>' in table

@@ -23,6 +23,38 @@ needs_chromium = pytest.mark.skipif(
     "chromium-driver (.ci/run does as root)")
 
 
+LAYOUT = """
+const page = document.documentElement;
+const text = document.body.innerText;
+const count = s => text.split(s).length - 1;
+return {
+  page: [page.scrollWidth, window.innerWidth],
+  tables: Array.from(document.querySelectorAll('figure[id^="table-"]')).map(f => {
+    const t = f.querySelector('table');
+    return [f.id, t.getBoundingClientRect().width, f.getBoundingClientRect().width];
+  }),
+  groups: Array.from(document.querySelectorAll('thead th[scope="colgroup"]')).map(
+    th => [th.closest('figure').id, th.innerText, th.colSpan]),
+  captions: arguments[0].map(count),
+};
+"""
+
+
+def layout(driver, captions: list[str]) -> dict:
+    """The page's and each table's width, each group header's span and how often each caption
+    is in the page's visible text."""
+    return driver.execute_script(LAYOUT, captions)
+
+
+def assert_fits(shown: dict) -> None:
+    """No sideways scrolling: the page is no wider than the window, each table no wider than
+    its figure."""
+    width, window = shown["page"]
+    assert width <= window, f"the page scrolls sideways: {width} > {window} px"
+    wide = [t for t in shown["tables"] if t[1] > t[2] + 0.5]
+    assert wide == [], f"tables wider than the page: {wide}"
+
+
 @pytest.fixture(scope="module")
 def report(demo: Path) -> Path:
     """The demo's tables, figures and report (all_tables)."""
@@ -45,6 +77,18 @@ def test_demo_report_opens_with_no_console_error(report: Path, tmp_path: Path) -
                                                                          "main > section")]
         assert sections[0] == "leaderboard"
         assert driver.find_elements("css selector", "#leaderboard table tbody tr")
+        plan = build_plan(REPO / "conf", [])
+        table_captions = [plan.cfg["tables"][t]["caption"] for t in plan.tables]
+        figure_captions = [plan.cfg["figures"][f]["caption"] for f in plan.figures]
+        shown = layout(driver, table_captions + figure_captions)
+        assert_fits(shown)
+        assert len(shown["tables"]) == len(plan.tables)
+        # a table's caption is shown once, under its title; a figure's only in its drawing
+        assert shown["captions"] == [1] * len(table_captions) + [0] * len(figure_captions)
+        # MedEval's groups span their metrics: Table 5, five per group; Table 2, its tasks'
+        spans = {(f, label): n for f, label, n in shown["groups"]}
+        assert spans[("table-medeval_table5", "Misc.")] == 5
+        assert spans[("table-medeval_table2", "Chest")] > 1
         screenshot(driver, tmp_path / "report.png")
     assert (tmp_path / "report.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
 
@@ -70,6 +114,46 @@ def test_a_figure_renders_in_the_browser(tmp_path: Path) -> None:
         check = load(driver, page)
     assert check.errors == []
     assert check.image_widths == [200]  # 4 in x 50 dpi, decoded from the data: URI
+
+
+@needs_chromium
+def test_wide_tables_wrap_groups_span_and_captions_show_once(tmp_path: Path) -> None:
+    """Without the demo: a 25-column table with long labels, a grouped one and a figure, in
+    a 1280-pixel window."""
+    from clineval.report.markdown import parse_table
+
+    columns = ["Model", *[f"MeDiSumCode Valid Code {i}" for i in range(24)]]
+    wide = "\n".join([
+        "## Wide", "", "| " + " | ".join(columns) + " |",
+        "|:---|" + "---:|" * 24,
+        "| **Few-shot, the paper's setting (3 exemplars at level 1, 1 at level 2)** |"
+        + " |" * 24,
+        "| SmolLM2 135M Instruct | " + " | ".join(["100.00"] * 24) + " |", ""])
+    grouped = "\n".join([
+        "## Grouped", "", "|  | Chest |  |  |  |  | Misc. |  |  |  |  |",
+        "|:---|" + "---:|" * 10,
+        "| **Model** | " + " | ".join(["**ROUGE-1**", "**ROUGE-2**", "**ROUGE-L**", "**Sum**",
+                                         "**BLEU-4**"] * 2) + " |",
+        "| Oracle | " + " | ".join(["100.00"] * 10) + " |", ""])
+    tables = {"wide": parse_table(wide, Path("wide.md")),
+              "grouped": parse_table(grouped, Path("grouped.md"))}
+    entries = [{"table": name, "section": "medeval", "title": name.capitalize(),
+                "caption": f"The {name} table's caption.", "identity": "0" * 64}
+               for name in tables]
+    figure = {"title": "Bars", "caption": "The figure's caption.", "section": "medeval"}
+    ident = {"grid": "test", "smoke_models": [], "tables": entries,
+             "figures": {"bars": figure}}
+    code = {"version": "0", "commit": None, "dirty": None, "identity": "0" * 64}
+    png = (REPO / "docs" / "img" / "report.png").read_bytes()
+    page = tmp_path / "index.html"
+    page.write_text(render_page(ident, tables, [Figure("bars", figure, png)], code))
+    with browser() as driver:
+        check = load(driver, page)
+        shown = layout(driver, [e["caption"] for e in entries] + [figure["caption"]])
+    assert check.errors == []
+    assert_fits(shown)
+    assert shown["groups"] == [["table-grouped", "Chest", 5], ["table-grouped", "Misc.", 5]]
+    assert shown["captions"] == [1, 1, 0]
 
 
 @pytest.mark.slow

@@ -47,6 +47,8 @@ MODEL_BUILDER_VERSION = "1"
 REPORT_ONLY = ("caption",)
 #: Version of the figure drawing code (clineval.figures): bump when it draws differently.
 FIGURES_VERSION = "1"
+#: Bump when src/clineval/report/page.py lays the page out anew: the report is rendered again.
+REPORT_PAGE_VERSION = "2"
 
 
 @dataclass(frozen=True, order=True)
@@ -738,6 +740,7 @@ def _report_identity(plan: Plan) -> dict[str, Any]:
     models = {m for cells in plan.tables.values() for m in (c.model for c in cells)}
     return {
         "kind": "report",
+        "page_version": REPORT_PAGE_VERSION,
         "grid": cfg["grid"].get("name"),
         "credentialed": any(ids[f"tables/{t}"]["identity"]["credentialed"] for t in plan.tables),
         "tables": tables,

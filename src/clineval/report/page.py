@@ -30,10 +30,13 @@ header{padding-top:1rem;border-bottom:1px solid #d0d7de}
 h1{margin:.4rem 0}h2{border-bottom:2px solid #0969da;padding-bottom:.2rem;margin-top:2.2rem}
 .warning{background:#fff8c5;border:1px solid #d4a72c;padding:.5rem .8rem;border-radius:4px}
 nav a{margin-right:1rem}code{font-size:.9em}
-figure{margin:1.2rem 0 1.8rem}.scroll{overflow-x:auto}
-table{border-collapse:collapse;font-size:.85rem;margin:.4rem 0}
-th,td{border:1px solid #d0d7de;padding:.25rem .5rem;white-space:nowrap}
-thead th,tr.head th{background:#f6f8fa}tr.block th{background:#eaeef2;text-align:left}
+figure{margin:1.2rem 0 1.8rem}
+table{border-collapse:collapse;font-size:.85rem;margin:.4rem 0;max-width:100%}
+table.wide{font-size:.75rem}table.wider{font-size:.68rem}
+table.wider :is(th,td){padding:.2rem .25rem}table.wider th{overflow-wrap:anywhere}
+th,td{border:1px solid #d0d7de;padding:.25rem .4rem;overflow-wrap:break-word}
+thead th{background:#f6f8fa}th[colspan]{text-align:center}
+tr.block th{background:#eaeef2;text-align:left}
 figcaption{color:#424a53;max-width:60rem}.caption-title{font-weight:600;color:#1b1f24}
 ul.notes{font-size:.8rem;color:#57606a;max-width:60rem}
 img{max-width:100%;height:auto;border:1px solid #d0d7de}
@@ -59,15 +62,48 @@ def _caption(title: str, caption: str) -> str:
             f"{escape(caption)}</figcaption>")
 
 
+#: Columns from which a table is set in a smaller, then a still smaller font, so that it fits
+#: the page's width (its labels wrap; the page never scrolls sideways).
+WIDE_COLUMNS, WIDER_COLUMNS = 9, 16
+
+
+def group_spans(labels: list[str]) -> list[tuple[str, int]]:
+    """Header groups read back from the Markdown's group row, where a group's label fills its
+    first column and its other columns are empty: (label, span) pairs; columns before the
+    first label (the row labels) are one group of their own."""
+    spans: list[tuple[str, int]] = []
+    for label in labels:
+        if spans and not label:
+            spans[-1] = (spans[-1][0], spans[-1][1] + 1)
+        else:
+            spans.append((label, 1))
+    return spans
+
+
 def table_html(table: MarkdownTable) -> str:
-    """The table as an HTML ``<table>`` (block titles span the row) and its notes."""
+    """The table as an HTML ``<table>`` that wraps to the page (no sideways scrolling): header
+    groups span their columns, block titles span the row; then its notes."""
     width = len(table.header)
     style = [f' style="text-align:{_ALIGN[a]}"' for a in table.align]
-    lines = ['<div class="scroll"><table>', "<thead><tr>"
-             + "".join(f"<th{s}>{escape(c)}</th>" for c, s in zip(table.header, style,
-                                                                  strict=True))
-             + "</tr></thead>", "<tbody>"]
-    for row in table.rows:
+    rows = list(table.rows)
+    css = (' class="wider"' if width >= WIDER_COLUMNS
+           else ' class="wide"' if width >= WIDE_COLUMNS else "")
+    lines = [f"<table{css}>", "<thead>"]
+    if rows and rows[0].kind == "head":  # header groups: a group row over the column labels
+        lines.append("<tr>" + "".join(
+            f'<th colspan="{span}" scope="colgroup">{escape(label)}</th>' if span > 1
+            else f"<th>{escape(label)}</th>" for label, span in group_spans(table.header))
+            + "</tr>")
+        head = rows.pop(0)
+        lines.append('<tr class="head">' + "".join(
+            f"<th{s}>{escape(c)}</th>" for c, s in zip(head.cells, style, strict=True))
+            + "</tr>")
+    else:
+        lines.append("<tr>" + "".join(f"<th{s}>{escape(c)}</th>"
+                                      for c, s in zip(table.header, style, strict=True))
+                     + "</tr>")
+    lines += ["</thead>", "<tbody>"]
+    for row in rows:
         if row.kind == "block":
             lines.append(f'<tr class="block"><th colspan="{width}">{escape(row.cells[0])}'
                          "</th></tr>")
@@ -76,7 +112,7 @@ def table_html(table: MarkdownTable) -> str:
             lines.append(f"<tr{css}>" + "".join(
                 f"<{tag}{s}>{escape(c)}</{tag}>" for c, s in zip(row.cells, style, strict=True)
             ) + "</tr>")
-    lines += ["</tbody></table></div>"]
+    lines += ["</tbody></table>"]
     if table.notes:
         lines += ['<ul class="notes">', *(f"<li>{escape(n)}</li>" for n in table.notes), "</ul>"]
     return "\n".join(lines)
@@ -118,9 +154,11 @@ def render_page(
     for figure in figures:
         data = base64.b64encode(figure.png).decode("ascii")
         body = sections.setdefault(figure.entry["section"], [])
+        # the drawing holds the title and caption (figures/style.py): shown once, in the
+        # image; the alt text repeats them for readers that do not see it
+        alt = f'{figure.entry["title"]}. {figure.entry["caption"]}'
         body += [f'<figure id="figure-{escape(figure.name)}">',
-                 f'<img src="data:image/png;base64,{data}" alt="{escape(figure.entry["title"])}">',
-                 _caption(figure.entry["title"], figure.entry["caption"]), "</figure>"]
+                 f'<img src="data:image/png;base64,{data}" alt="{escape(alt)}">', "</figure>"]
     nav = " ".join(f'<a href="#{escape(s)}">{escape(section_title(s))}</a>' for s in sections)
     lines = ["<!DOCTYPE html>", '<html lang="en">', "<head>", '<meta charset="utf-8">',
              '<meta name="viewport" content="width=device-width, initial-scale=1">',
