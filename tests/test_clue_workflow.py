@@ -12,6 +12,7 @@ from statistics import fmean
 import pytest
 from rouge_score import rouge_scorer
 from test_workflow_e2e import snakemake
+from workflow_run import grid_folder
 
 from clineval.benchmarks import get_benchmark
 from clineval.benchmarks.clue import synthetic
@@ -291,11 +292,12 @@ def test_real_meqsum_runs_the_paper_baseline(tmp_path):
     )
     done = snakemake(tmp_path, "all_tables", overrides=overrides)
     assert done.returncode == 0, done.stderr[-3000:]
+    results = grid_folder(tmp_path, "clue_paper")  # the grid's own folder, by its data
     summary = json.loads(
-        (tmp_path / "results/scores/clue_baseline/clue_meqsum/one_shot.json").read_text()
+        (results / "scores/clue_baseline/clue_meqsum/one_shot.json").read_text()
     )["summary"]["datasets"]["meqsum"]
     assert summary["n"] == 1000 - 3  # three rows held out as exemplars
     assert summary["status_counts"] == {"whole_output": 997}
     assert 0 < summary["metrics"]["rouge_l"] < 100
-    table = (tmp_path / "results/tables/clue_table3.md").read_text()
+    table = (results / "tables/clue_table3.md").read_text()
     assert "Data: the official files (examples: meqsum 997)" in table

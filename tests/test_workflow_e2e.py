@@ -12,7 +12,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from workflow_run import REPO, planned_jobs, snakemake
+from workflow_run import REPO, grid_folder, planned_jobs, snakemake
 
 from clineval.benchmarks.medcalc.loader import COLUMNS
 from clineval.benchmarks.medcalc.verify import verify
@@ -249,14 +249,15 @@ def test_real_data_switch_runs_the_oracle_on_every_row(tmp_path):
     )
     done = snakemake(tmp_path, "all_tables", overrides=overrides)
     assert done.returncode == 0, done.stderr[-3000:]
+    results = grid_folder(tmp_path, "medcalc_paper")  # the grid's own folder, by its data
     agreement = verify(real / "test_data.csv").agree
     for mode in ("zero_shot", "cot", "one_shot"):
-        summary = json.loads((tmp_path / f"results/scores/oracle/medcalc/{mode}.json").read_text())
+        summary = json.loads((results / f"scores/oracle/medcalc/{mode}.json").read_text())
         assert summary["summary"]["n"] == 1047
         official = summary["summary"]["official"]["overall"]["correct"]
         assert official == summary["summary"]["robust"]["overall"]["correct"]
         assert official == agreement  # the oracle is the calculators: it scores what verify finds
-    table = (tmp_path / "results/tables/medcalc_table2.md").read_text()
+    table = (results / "tables/medcalc_table2.md").read_text()
     assert "official-format file (1047 rows scored)" in table
     assert "Labels: the dataset's Ground Truth Answer" in table
 
@@ -267,10 +268,10 @@ def test_real_data_switch_runs_the_oracle_on_every_row(tmp_path):
     done = snakemake(tmp_path, "all_tables", overrides=relabel)
     assert done.returncode == 0, done.stderr[-3000:]
     for mode in ("zero_shot", "cot", "one_shot"):
-        summary = json.loads((tmp_path / f"results/scores/oracle/medcalc/{mode}.json").read_text())
+        summary = json.loads((results / f"scores/oracle/medcalc/{mode}.json").read_text())
         assert summary["summary"]["official"]["overall"]["accuracy"] == 1.0
         assert summary["summary"]["labels"]["dataset_label_rejected"] == 1047 - agreement
-    table = (tmp_path / "results/tables/medcalc_table2.md").read_text()
+    table = (results / "tables/medcalc_table2.md").read_text()
     assert "recomputed by the project's calculators" in table
 
 

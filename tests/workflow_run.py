@@ -45,3 +45,12 @@ def planned_jobs(workdir: Path, overrides: str = "") -> dict[str, int]:
     jobs = dict(re.findall(r"^(\w+)\s+(\d+)$", done.stdout + done.stderr, flags=re.M))
     jobs.pop("total", None)
     return {rule: int(n) for rule, n in jobs.items()}
+
+
+def grid_folder(workdir: Path, grid: str) -> Path:
+    """The one results folder of ``grid`` below ``workdir/results/grids/`` (``<grid>`` or
+    ``<grid>@<tag>``: clineval.config.roots)."""
+    found = [p for p in (workdir / "results/grids").glob(f"{grid}*")
+             if p.name == grid or p.name.startswith(f"{grid}@")]
+    assert len(found) == 1, f"{grid}: expected one folder, found {found}"
+    return found[0]
