@@ -152,3 +152,40 @@ def test_snakemake_stops_at_parse_on_a_grid_with_no_cells(elsewhere):
     assert done.returncode != 0
     assert "plans no cells" in done.stderr and "tasks.medcalc.data.path" in done.stderr
     assert not (elsewhere / "results" / "tables").exists()
+
+
+# --- dvc pull's remote -------------------------------------------------------------------------
+
+
+def test_dvc_remote_names_a_missing_store_and_what_to_run(tmp_path):
+    from clineval.workflow.dvc_remote import Remote, diagnose
+
+    missing = tmp_path / "clineval-dvc-remote"
+    status, message = diagnose([Remote("local", str(missing), True)])
+    assert status == 1 and str(missing) in message and "does not exist" in message
+    assert "dvc remote modify --local local url" in message
+    missing.mkdir()
+    status, message = diagnose([Remote("local", str(missing), True)])
+    assert status == 1 and "empty" in message
+    (missing / "files" / "md5" / "ab").mkdir(parents=True)
+    (missing / "files" / "md5" / "ab" / "cdef").write_text("x")
+    assert diagnose([Remote("local", str(missing), True)]) == (
+        0, f"default remote 'local': {missing} (1 files)")
+    status, message = diagnose([Remote("other", "s3://bucket/x", False)])
+    assert status == 1 and "no default DVC remote (remotes: other)" in message
+    assert "dvc remote add -d" in message
+
+
+@pytest.mark.skipif(shutil.which("dvc") is None and not (Path(sys.executable).parent / "dvc")
+                    .exists(), reason="dvc is not installed")
+def test_dvc_remote_of_a_fresh_clone_from_another_directory(elsewhere, tmp_path, capsys,
+                                                          monkeypatch):
+    clone = tmp_path / "clone"
+    done = subprocess.run(["git", "clone", "-q", str(REPO), str(clone)], capture_output=True,
+                          text=True, timeout=300)
+    if done.returncode != 0:
+        pytest.skip(f"cannot clone the checkout: {done.stderr}")
+    monkeypatch.setenv("PATH", f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}")
+    assert main(["dvc", "remote", "--conf", str(clone / "conf")]) == 1
+    err = capsys.readouterr().err
+    assert "clineval-dvc-remote, which does not exist" in err

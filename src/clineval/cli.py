@@ -112,6 +112,15 @@ def _run_step(args: argparse.Namespace) -> None:
 
 
 def _dvc(args: argparse.Namespace) -> int:
+    if args.dvc == "remote":
+        from clineval.workflow.dvc_remote import diagnose, remotes
+
+        try:
+            status, message = diagnose(remotes(args.conf.parent))
+        except RuntimeError as err:
+            status, message = 1, str(err)
+        print(f"clineval: {message}", file=sys.stderr if status else sys.stdout)
+        return status
     from clineval.config.plan import build_plan
     from clineval.io import write_if_changed
     from clineval.workflow import dvc
@@ -196,6 +205,9 @@ def build_parser(argv_command: str | None = None) -> argparse.ArgumentParser:
         if name == "write":
             p.add_argument("--dvc-yaml", type=Path, default=None,
                            help="default: dvc.yaml beside the config folder")
+    remote = dvcs.add_parser("remote", help="where `dvc pull` fetches from, and what to do "
+                                            "when it holds nothing")
+    add_conf_argument(remote)
     audit = sub.add_parser(
         "audit", help="check tables against scores, generations, requests and data by hashes "
                       "(and figures against their tables)")
