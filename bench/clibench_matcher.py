@@ -13,7 +13,7 @@ Then it times, each as its own process:
 - ``warm``: this tree again on the same cache (loads them).
 
 ``cold`` and ``warm`` must print the same bytes; ``--profile`` adds the top functions of a cold
-run by cumulative time.
+and of a warm run by cumulative time.
 
     python bench/clibench_matcher.py --titles 8000 --before-src /tmp/old/src
     python bench/clibench_matcher.py                      # all of ICD-10-CM: slow when cold
@@ -93,7 +93,7 @@ def timed(src: Path, args: list[str], cache: Path) -> tuple[float, str]:
     return seconds, done.stdout
 
 
-def profile(args: list[str], cache: Path, top: int = 8) -> str:
+def profile(args: list[str], cache: Path, top: int = 12) -> str:
     code = ("import cProfile, pstats, io, sys; from clineval.cli import main; "
             "p = cProfile.Profile(); p.enable(); main(sys.argv[1:]); p.disable(); "
             "s = io.StringIO(); pstats.Stats(p, stream=s).sort_stats('cumulative')"
@@ -122,7 +122,8 @@ def main() -> int:
         cli = write_inputs(where, titles, args.admissions, args.seed, args.titles > 0)
         result: dict[str, object] = {"admissions": args.admissions, "titles": len(titles)}
         if args.profile:
-            print(profile(cli, where / "profile-cache"))
+            for run in ("cold", "warm"):
+                print(f"--- profile, {run}\n{profile(cli, where / 'profile-cache')}")
         if args.before_src:
             result["before_s"], before = timed(args.before_src, cli, where / "unused")
         result["cold_s"], cold = timed(SRC, cli, where / "cache")

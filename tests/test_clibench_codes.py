@@ -215,3 +215,13 @@ def test_the_mode_is_part_of_clibench_scoring_identities_only(tmp_path):
     assert clibench and all(v["mode"] == plan.cfg["modes"][k.split("/")[2]]
                             for k, v in clibench.items())
     assert not any("mode" in v for v in scoring_ids.values() if v["benchmark"] != "clibench")
+
+
+def test_compat_parsing_removes_unknown_dotted_codes_from_the_text_as_the_public_scorer():
+    bank = Candidates.from_titles({"I10": "Essential (primary) hypertension"})
+    item = Mapper(systems.ICD10CM, bank, parsing="code").map("1. I99.999 Essential (primary) "
+                                                             "hypertension\n2. I10")[0]
+    assert (item.codes, item.how, item.invalid) == (("I10",), "title", ("I99.999",))
+    paper = Mapper(systems.ICD10CM, bank, threshold=2.0).map("I99.999 Essential (primary) "
+                                                             "hypertension")[0]
+    assert paper.how == "none" and paper.invalid == ("I99.999",)

@@ -170,7 +170,8 @@ class Mapper:
 
     def explicit(self, item: str) -> tuple[list[str], str, list[str]]:
         """The codes found in ``item`` that the ontology holds, the item with those removed,
-        and the code-shaped strings it does not hold (left in the text)."""
+        and the code-shaped strings it does not hold (left in the text; ``parsing="code"``:
+        removed too, as the public scorer does)."""
         codes: list[str] = []
         invalid: list[str] = []
         token_pattern = DOTTED_CM if self.parsing == "code" else self.system.token
@@ -182,7 +183,8 @@ class Mapper:
                     codes.append(found)
                 return " "
             invalid.append(match.group(0))
-            return match.group(0)
+            # the public scorer removes every token it extracted, valid or not
+            return " " if self.parsing == "code" else match.group(0)
 
         rest = token_pattern.sub(valid, item)
         rest = _EMPTY_BRACKETS.sub(" ", _LABEL.sub(" ", rest))
