@@ -103,8 +103,8 @@ class MedEvalBenchmark:
         }
 
     def answered(self, row: Record) -> bool | None:
-        """A qualified answer (a label, or every code of the domain); summaries and rewrites
-        are the whole output."""
+        """A qualified answer (a label, or every code of the domain); None for summaries and
+        rewrites, which have no qualified form (their text: ``scoring.answer_span``)."""
         return row.get("qualified")
 
     def summarize_rows(self, task: Record, rows: list[Record]) -> Record:
