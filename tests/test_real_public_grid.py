@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from clineval.config.checks import table_warnings
 from clineval.config.plan import Cell, build_plan
 
 CONF = Path(__file__).resolve().parents[1] / "conf"
@@ -29,5 +30,8 @@ def test_the_real_data_grid_plans_its_three_sliced_cells(tmp_path, monkeypatch) 
               for c in plan.cells}
     assert slices == {"medcalc": 200, "clue_meqsum": 100, "medeval_summarization": 100}
     assert set(plan.tables) == {"medcalc_table2", "clue_meqsum", "medeval_table5"}
+    # Open-i is all chest: Table 5 shows the chest group, and no group is left without data
+    assert plan.cfg["tables"]["medeval_table5"]["groups"] == ["chest"]
+    assert table_warnings(plan) == []
     medcalc = plan.identities["data/medcalc"]["identity"]["sources"]
     assert all(entry["sha256"] for entry in medcalc.values())  # the real file, hashed
