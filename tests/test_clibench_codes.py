@@ -225,3 +225,11 @@ def test_compat_parsing_removes_unknown_dotted_codes_from_the_text_as_the_public
     paper = Mapper(systems.ICD10CM, bank, threshold=2.0).map("I99.999 Essential (primary) "
                                                              "hypertension")[0]
     assert paper.how == "none" and paper.invalid == ("I99.999",)
+
+
+def test_answers_mapped_together_equal_each_mapped_alone():
+    bank = Candidates.from_titles(ATC_TITLES, known=frozenset(ATC_TITLES))
+    answers = ["blood thinner\nA10BA02", "vitamin b12 shots\nblood thinner", "", "metformin"]
+    together = Mapper(systems.ATC, bank).map_all(answers)
+    assert together == [Mapper(systems.ATC, bank).map(answer) for answer in answers]
+    assert [i.how for i in together[1]] == ["embedding", "embedding"]

@@ -192,34 +192,44 @@ class Mapper:
 
     def map(self, text: str) -> list[Item]:
         """Every item of ``text`` with its codes."""
-        items = split_items_code(text) if self.parsing == "code" else split_items(text)
-        mapped: list[Item | None] = []
-        pending: list[tuple[int, str, str, tuple[str, ...]]] = []
-        for item in items:
-            codes, rest, invalid = self.explicit(item)
-            if codes:
-                mapped.append(Item(item, tuple(codes), "code", invalid=tuple(invalid)))
-                continue
-            hit = self.candidates.exact(rest) if self.candidates and rest else None
-            if hit is not None:
-                mapped.append(Item(item, self.candidates.codes[hit], "title", 1.0,
-                                   tuple(invalid)))
-                continue
-            mapped.append(None)
-            pending.append((len(mapped) - 1, item, rest, tuple(invalid)))
+        return self.map_all([text])[0]
+
+    def map_all(self, texts: Sequence[str]) -> list[list[Item]]:
+        """:meth:`map` of every text, the items left to the embedding matcher encoded in one
+        call (each distinct text once; a vector depends on its own text only, so the result
+        is :meth:`map`'s for each text alone)."""
+        answers: list[list[Item | None]] = []
+        pending: list[tuple[int, int, str, str, tuple[str, ...]]] = []
+        for text in texts:
+            items = split_items_code(text) if self.parsing == "code" else split_items(text)
+            mapped: list[Item | None] = []
+            for item in items:
+                codes, rest, invalid = self.explicit(item)
+                if codes:
+                    mapped.append(Item(item, tuple(codes), "code", invalid=tuple(invalid)))
+                    continue
+                hit = self.candidates.exact(rest) if self.candidates and rest else None
+                if hit is not None:
+                    mapped.append(Item(item, self.candidates.codes[hit], "title", 1.0,
+                                       tuple(invalid)))
+                    continue
+                pending.append((len(answers), len(mapped), item, rest or item, tuple(invalid)))
+                mapped.append(None)
+            answers.append(mapped)
         if pending and self.candidates and self.candidates.titles:
-            queries = [rest or item for _, item, rest, _ in pending]
+            queries = list(dict.fromkeys(query for *_, query, _ in pending))
             vectors, self.embeddings_key = self.candidates.embedded
-            for (slot, item, _, invalid), (index, similarity) in zip(
-                pending, embedding.nearest(queries, vectors, self.candidates.encoder),
-                    strict=True):
+            found = dict(zip(queries, embedding.nearest(queries, vectors,
+                                                        self.candidates.encoder), strict=True))
+            for answer, slot, item, query, invalid in pending:
+                index, similarity = found[query]
                 if self.threshold is None or similarity >= self.threshold:
-                    mapped[slot] = Item(item, self.candidates.codes[index], "embedding",
-                                        round(similarity, 6), invalid)
-        for slot, item, _, invalid in pending:
-            if mapped[slot] is None:
-                mapped[slot] = Item(item, (), "none", invalid=invalid)
-        return [m for m in mapped if m is not None]
+                    answers[answer][slot] = Item(item, self.candidates.codes[index],
+                                                 "embedding", round(similarity, 6), invalid)
+        for answer, slot, item, _, invalid in pending:
+            if answers[answer][slot] is None:
+                answers[answer][slot] = Item(item, (), "none", invalid=invalid)
+        return [[m for m in mapped if m is not None] for mapped in answers]
 
 
 def codes_of(items: Sequence[Item], pick: Callable[[tuple[str, ...]], str] | None = None

@@ -127,8 +127,8 @@ class Scorer:
     def score(self, ids: Sequence[str], gold: Sequence[Sequence[str]],
               outputs: Sequence[str | None]) -> tuple[list[Record], Record]:
         mapper = self.mapper()
-        mapped = [mapper.map(answer_text(text, self.reasoning)) if text else []
-                  for text in outputs]
+        mapped = mapper.map_all([answer_text(text, self.reasoning) if text else ""
+                                 for text in outputs])
         golds = [self.canonical_gold(g) for g in gold]
         levels = self.levels()
         predicted = [codes_of(items, best_alternative(gold_codes, levels))
