@@ -32,9 +32,9 @@ def _disease(ident="D1", **aspects):
 @pytest.mark.parametrize(("aspects", "message"), [
     ({"primary_symptoms": {"zh": "咳嗽"}},
      r"kb.jsonl, row 2 \(disease 'D1'\), aspect 'primary_symptoms', field "
-     r"'aspects.primary_symptoms.zh': an enumerated aspect needs a list"),
+     r"'aspects.primary_symptoms.zh': expected a list of strings .* enumerated aspect"),
     ({"severity_level": "3"}, r"aspect 'severity_level'.*needs an integer"),
-    ({"treatment_principles": {"zh": ["a"]}}, r"declarative aspect needs a string"),
+    ({"treatment_principles": {"zh": ["a"]}}, r"expected a string .* declarative aspect"),
     ({"symptoms": {"zh": ["a"]}}, r"row 2 \(disease 'D1'\), field 'aspects': unknown aspect"),
 ])
 def test_loader_errors_name_file_line_disease_aspect(tmp_path, aspects, message):
@@ -54,7 +54,7 @@ def test_loader_rejects_duplicates_roles_and_bad_headers(tmp_path):
     levels["severity_level"] = {**levels["severity_level"], "values": [1, 2, 3]}
     with pytest.raises(DataError, match=r"aspect 'severity_level'.*4 is not one of the allowed"):
         load_kb(_write(tmp_path, _disease(severity_level=4)), registry({"aspects": levels}))
-    with pytest.raises(DataError, match="row 1: not JSON"):
+    with pytest.raises(DataError, match="row 1: expected one complete JSON object on the line"):
         (tmp_path / "bad.jsonl").write_text("{oops\n", encoding="utf-8")
         load_kb(tmp_path / "bad.jsonl", ASPECTS)
 

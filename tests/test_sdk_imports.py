@@ -1,7 +1,7 @@
 """The benchmark SDK: a benchmark package imports only what the SDK offers, never a sibling.
 
 Allowed: ``clineval.benchmarks.base``, its own package, ``clineval.io``, ``clineval.errors``,
-``clineval.mimic``, ``clineval.tables`` and ``clineval.metrics`` (docs/sdk.md).
+``clineval.validate``, ``clineval.mimic``, ``clineval.tables`` and ``clineval.metrics`` (docs/sdk.md).
 """
 
 from __future__ import annotations
@@ -13,8 +13,8 @@ import pytest
 
 import clineval.benchmarks as benchmarks_pkg
 
-SDK = ("clineval.benchmarks.base", "clineval.io", "clineval.errors", "clineval.mimic",
-       "clineval.tables", "clineval.metrics")
+SDK = ("clineval.benchmarks.base", "clineval.io", "clineval.errors", "clineval.validate",
+       "clineval.mimic", "clineval.tables", "clineval.metrics")
 ROOT = Path(benchmarks_pkg.__file__).parent
 PACKAGES = sorted(p.name for p in ROOT.iterdir() if p.is_dir() and (p / "__init__.py").is_file()
                   and p.name != "base")

@@ -10,12 +10,19 @@ class ConfigError(ValueError):
 
 
 class DataError(ValueError):
-    """Bad input data; the message names the file, the row and the field."""
+    """Bad input data; the message names the file, the row, the field and the problem (what was
+    expected, what was found), then the line where the row starts when that differs."""
 
-    def __init__(self, path: Path | str, row: int | str | None, field: str | None, problem: str):
+    def __init__(self, path: Path | str, row: int | str | None, field: str | None, problem: str,
+                 line: int | None = None):
+        self.path, self.row, self.field, self.line = path, row, field, line
         where = str(path)
         if row is not None:
             where += f", row {row}"
+        elif line is not None:
+            where += f", line {line}"
         if field is not None:
             where += f", field {field!r}"
+        if row is not None and line is not None and line != row:
+            problem += f" (row {row} starts on line {line})"
         super().__init__(f"{where}: {problem}")

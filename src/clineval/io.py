@@ -5,6 +5,7 @@ from __future__ import annotations
 import gzip
 import json
 import os
+import re
 import shutil
 import tempfile
 from collections.abc import Iterable, Iterator
@@ -123,6 +124,17 @@ def read_identity(path: Path) -> tuple[str, dict[str, Any]]:
     return data["sha"], data["identity"]
 
 
+def json_line_error(path: Path | str, number: int, text: str, err: json.JSONDecodeError,
+                    last: bool) -> DataError:
+    """The error for a line that is not JSON: the key it breaks in (when one is open), what was
+    expected, and, on the last line of the file, that the file looks cut off."""
+    keys = re.findall(r'"((?:[^"\\]|\\.)*)"\s*:', text[: err.pos])
+    cut = " (the last line is cut off: a truncated file?)" if last else ""
+    return DataError(path, number, keys[-1] if keys else None,
+                     f"expected one complete JSON object on the line, got text that is not JSON "
+                     f"at column {err.colno} ({err.msg}){cut}")
+
+
 def read_jsonl(path: Path, required: Iterable[str] = ()) -> list[dict[str, Any]]:
     """Read a JSONL file; every line must be an object holding the ``required`` fields."""
     required = tuple(required)
@@ -137,11 +149,11 @@ def read_jsonl(path: Path, required: Iterable[str] = ()) -> list[dict[str, Any]]
         try:
             record = json.loads(line)
         except json.JSONDecodeError as err:
-            raise DataError(path, number, None, f"invalid JSON: {err.msg}") from err
+            raise json_line_error(path, number, line, err, number == len(lines)) from err
         if not isinstance(record, dict):
             raise DataError(path, number, None, "expected a JSON object")
         for field in required:
             if field not in record:
-                raise DataError(path, number, field, "missing")
+                raise DataError(path, number, field, "missing: expected the field on every line")
         records.append(record)
     return records

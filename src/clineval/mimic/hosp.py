@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from clineval.io import DataError, open_text
-from clineval.mimic.csvfile import read_rows
+from clineval.validate import read_csv
 
 DIAGNOSES_ICD_COLUMNS = ("subject_id", "hadm_id", "seq_num", "icd_code", "icd_version")
 
@@ -26,26 +26,19 @@ class Diagnosis:
     icd_version: int
 
 
-def _int(path: Path, row: int, field: str, value: str) -> int:
-    try:
-        return int(value)
-    except ValueError as err:
-        raise DataError(path, row, field, f"expected an integer, got {value!r}") from err
-
-
 def read_diagnoses_icd(path: Path) -> Iterator[Diagnosis]:
     """Stream the rows; a non-integer id, an empty code or a version other than 9/10 is an error."""
-    for row, raw in read_rows(path, DIAGNOSES_ICD_COLUMNS):
-        code = raw["icd_code"].strip().upper()
-        if not code or not code.isalnum():
-            raise DataError(path, row, "icd_code", f"not an ICD code: {raw['icd_code']!r}")
-        version = _int(path, row, "icd_version", raw["icd_version"])
+    for row in read_csv(path, DIAGNOSES_ICD_COLUMNS):
+        code = row.text("icd_code").upper()
+        if not code.isalnum():
+            raise row.expect("icd_code", "an ICD code (letters and digits)")
+        version = row.integer("icd_version")
         if version not in (9, 10):
-            raise DataError(path, row, "icd_version", f"expected 9 or 10, got {version}")
+            raise row.expect("icd_version", "9 or 10")
         yield Diagnosis(
-            subject_id=_int(path, row, "subject_id", raw["subject_id"]),
-            hadm_id=_int(path, row, "hadm_id", raw["hadm_id"]),
-            seq_num=_int(path, row, "seq_num", raw["seq_num"]),
+            subject_id=row.integer("subject_id"),
+            hadm_id=row.integer("hadm_id"),
+            seq_num=row.integer("seq_num"),
             icd_code=code,
             icd_version=version,
         )

@@ -11,10 +11,12 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from pathlib import Path
+from typing import TextIO
 
 import pandas as pd
 
-from clineval.io import DataError
+from clineval.io import DataError, open_text
+from clineval.validate import read_csv
 
 #: The columns of each table, as MIMIC-IV 2.2 ships them.
 COLUMNS: dict[str, tuple[str, ...]] = {
@@ -72,35 +74,84 @@ def read_chunks(path: Path, table: str, columns: Sequence[str],
     try:
         header = pd.read_csv(path, nrows=0).columns
     except (ValueError, pd.errors.ParserError) as err:
-        raise DataError(path, 1, None, f"unreadable header: {err}") from err
+        raise DataError(path, 1, None, f"expected a CSV header, got unreadable text: {err}"
+                        ) from err
     missing = [c for c in columns if c not in header]
     if missing:
-        raise DataError(path, 1, missing[0], f"missing column(s): {', '.join(missing)}")
+        raise DataError(path, 1, missing[0], f"missing column(s): {', '.join(missing)} (expected "
+                        f"in the header, which has {', '.join(header)})")
     offset = 2
     try:
-        reader = pd.read_csv(path, usecols=list(columns), dtype=str, keep_default_na=False,
-                             chunksize=chunk_rows)
-        for chunk in reader:
-            chunk["row"] = range(offset, offset + len(chunk))
-            offset += len(chunk)
-            yield chunk
+        with open_text(path) as handle:
+            tail = _Tail(handle)
+            reader = pd.read_csv(tail, usecols=list(columns), dtype=str, keep_default_na=False,
+                                 chunksize=chunk_rows)
+            held = None  # each chunk is yielded once the next is read: the last one after the
+            for chunk in reader:  # check that the file does not end mid-row
+                chunk["row"] = range(offset, offset + len(chunk))
+                offset += len(chunk)
+                if held is not None:
+                    yield held
+                held = chunk
+            if tail.last not in ("", "\n", "\r"):
+                _exact_error(path, table)
+            if held is not None:
+                yield held
     except pd.errors.ParserError as err:
-        raise DataError(path, offset, None, f"malformed CSV: {err}") from err
+        _exact_error(path, table)
+        raise DataError(path, offset, None, f"expected CSV, got {err}") from err
 
 
-def integers(chunk: pd.DataFrame, column: str, path: Path, allow_empty: bool = False
-             ) -> pd.Series:
-    """``column`` as nullable integers; a non-integer (or, unless allowed, empty) value is an
-    error naming its row."""
+class _Tail:
+    """A text handle that remembers the last character read (pandas fills the fields a cut
+    last row lacks with "", so a file that does not end in a line end is read again exactly)."""
+
+    def __init__(self, handle: TextIO):
+        self.handle, self.last = handle, ""
+
+    def read(self, size: int = -1) -> str:
+        text = self.handle.read(size)
+        if text:
+            self.last = text[-1]
+        return text
+
+
+def _exact_error(path: Path, table: str) -> None:
+    """Read the file record by record to raise the error that names the row and field (a cut
+    or short row, an open quote); pandas' own message names neither."""
+    for _ in read_csv(path, COLUMNS[table][:1]):
+        pass
+
+
+def integers(chunk: pd.DataFrame, column: str, path: Path, allow_empty: bool = False,
+             low: int | None = None, high: int | None = None) -> pd.Series:
+    """``column`` as nullable integers; a non-integer (or, unless allowed, empty) value, or one
+    outside ``[low, high]``, is an error naming its row."""
     text = chunk[column].str.strip()
     numbers = pd.to_numeric(text, errors="coerce")
     bad = numbers.isna() & ~(text.eq("") if allow_empty else False)
     bad |= numbers.notna() & (numbers % 1 != 0)
+    expected = "an integer"
+    if low is not None or high is not None:
+        expected = f"an integer in [{'-inf' if low is None else low}, " \
+                   f"{'inf' if high is None else high}]"
+        bad |= numbers.notna() & ((numbers < (low if low is not None else -float("inf")))
+                                  | (numbers > (high if high is not None else float("inf"))))
     if bad.any():
         first = bad.idxmax()
         raise DataError(path, int(chunk.at[first, "row"]), column,
-                        f"expected an integer, got {chunk.at[first, column]!r}")
+                        f"expected {expected}, got {chunk.at[first, column]!r}")
     return numbers.astype("Int64")
+
+
+def unique(chunk: pd.DataFrame, column: str, path: Path) -> None:
+    """Each value of ``column`` once (a table's key), else an error naming both rows."""
+    repeated = chunk[column].duplicated(keep=False)
+    if repeated.any():
+        rows = chunk.loc[repeated & chunk[column].eq(chunk.loc[repeated, column].iloc[0]), "row"]
+        first, second = (int(r) for r in rows.iloc[:2])
+        raise DataError(path, second, column, f"duplicate {chunk.at[rows.index[1], column]!r}, "
+                        f"also in row {first}: expected each {column} once")
 
 
 def times(chunk: pd.DataFrame, column: str, path: Path, allow_empty: bool = True

@@ -13,8 +13,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from clineval.io import DataError
-from clineval.mimic.csvfile import read_rows
+from clineval.validate import read_csv
 
 DISCHARGE_COLUMNS = (
     "note_id",
@@ -45,30 +44,20 @@ class DischargeNote:
     row: int  #: row in the source file (header = 1)
 
 
-def _int(path: Path, row: int, field: str, value: str) -> int:
-    try:
-        return int(value)
-    except ValueError as err:
-        raise DataError(path, row, field, f"expected an integer, got {value!r}") from err
-
-
 def read_discharge(path: Path) -> Iterator[DischargeNote]:
     """Stream the notes of a discharge table; bad ids, numbers or empty text are errors."""
-    for row, raw in read_rows(path, DISCHARGE_COLUMNS):
-        if not raw["note_id"].strip():
-            raise DataError(path, row, "note_id", "empty")
-        if not raw["text"].strip():
-            raise DataError(path, row, "text", "empty note text")
+    for row in read_csv(path, DISCHARGE_COLUMNS):
+        row.text("text")  # a note with no text is an error; the text is kept as written
         yield DischargeNote(
-            note_id=raw["note_id"].strip(),
-            subject_id=_int(path, row, "subject_id", raw["subject_id"]),
-            hadm_id=_int(path, row, "hadm_id", raw["hadm_id"]),
-            note_type=raw["note_type"].strip(),
-            note_seq=_int(path, row, "note_seq", raw["note_seq"]),
-            charttime=raw["charttime"],
-            storetime=raw["storetime"],
-            text=raw["text"],
-            row=row,
+            note_id=row.text("note_id"),
+            subject_id=row.integer("subject_id"),
+            hadm_id=row.integer("hadm_id"),
+            note_type=row.text("note_type", required=False),
+            note_seq=row.integer("note_seq"),
+            charttime=row.values["charttime"],
+            storetime=row.values["storetime"],
+            text=row.values["text"],
+            row=row.row,
         )
 
 

@@ -25,7 +25,7 @@ from clineval.metrics.ontologies import atc, icd10cm, loinc
 from clineval.mimic import sections
 from clineval.mimic.dictionaries import read_d_icd, read_d_labitems
 from clineval.mimic.first_batch import first_batch
-from clineval.mimic.mimic4 import integers, read_chunks, read_table, times
+from clineval.mimic.mimic4 import integers, read_chunks, read_table, times, unique
 
 from . import sampling
 
@@ -55,12 +55,17 @@ class Sources:
         return self.files[role]
 
 
+#: MIMIC-IV's ``anchor_age`` tops out at 91 (older patients are shown as 91).
+MAX_AGE = 91
+
+
 def _admissions(sources: Sources) -> pd.DataFrame:
     path = sources["admissions"]
     frame = read_table(path, "admissions", ("subject_id", "hadm_id", "admittime", "dischtime",
                                             "admission_type", "admission_location", "insurance",
                                             "language", "marital_status", "race"))
     frame["hadm"] = integers(frame, "hadm_id", path).astype("int64")
+    unique(frame, "hadm_id", path)
     frame["subject"] = integers(frame, "subject_id", path).astype("int64")
     frame["admit"] = times(frame, "admittime", path, allow_empty=False)
     return frame.set_index("hadm", drop=False)
@@ -70,7 +75,8 @@ def _patients(sources: Sources) -> pd.DataFrame:
     path = sources["patients"]
     frame = read_table(path, "patients", ("subject_id", "gender", "anchor_age", "anchor_year"))
     frame["subject"] = integers(frame, "subject_id", path).astype("int64")
-    frame["age"] = integers(frame, "anchor_age", path)
+    unique(frame, "subject_id", path)
+    frame["age"] = integers(frame, "anchor_age", path, low=0, high=MAX_AGE)
     frame["year"] = integers(frame, "anchor_year", path)
     return frame.set_index("subject", drop=False)
 

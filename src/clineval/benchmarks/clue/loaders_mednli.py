@@ -21,13 +21,22 @@ WHERE = "PhysioNet 'MedNLI' v1.0.0 (credentialed): https://physionet.org/content
 def read_mednli(path: Path, split: str) -> list[Record]:
     """One example per line; ids ``mednli-<split>-<line>``."""
     examples = []
+    pairs: dict[str, int] = {}
     for line, raw in enumerate(read_jsonl(path, ("sentence1", "sentence2", "gold_label")), 1):
         label = str(raw["gold_label"]).strip().lower()
         if label not in LABELS:
-            raise DataError(path, line, "gold_label", f"{raw['gold_label']!r} not in {LABELS}")
+            raise DataError(path, line, "gold_label",
+                            f"expected one of {', '.join(LABELS)}, got {raw['gold_label']!r}")
         for field in ("sentence1", "sentence2"):
             if not isinstance(raw[field], str) or not raw[field].strip():
-                raise DataError(path, line, field, "empty or not a string")
+                raise DataError(path, line, field,
+                                f"expected a non-empty string, got {raw[field]!r}")
+        pair = raw.get("pairID")
+        if pair is not None:
+            if pair in pairs:
+                raise DataError(path, line, "pairID", f"duplicate {pair!r}, also on line "
+                                f"{pairs[pair]}: expected each pair once")
+            pairs[pair] = line
         examples.append({
             "id": f"mednli-{split}-{line}",
             "dataset": "mednli",

@@ -10,12 +10,12 @@ kept in meta). Exemplars come from the train file, or are held out of the test f
 
 from __future__ import annotations
 
-import csv
 from pathlib import Path
 
 from clineval.benchmarks.base.exemplars import pick, slug, split_with_exemplars
 from clineval.benchmarks.clue.loaders import Record
-from clineval.io import DataError, open_text
+from clineval.errors import DataError
+from clineval.validate import Unique, read_csv
 
 TASK = "problem_summary"
 WHERE = ("PhysioNet 'BioNLP Workshop 2023 Shared Task 1A: Problem List Summarization' v2.0.0 "
@@ -33,41 +33,30 @@ def read_problem_summary(path: Path, split: str, skip_unlabelled: bool = False) 
 
     An empty Summary is an error, or, with ``skip_unlabelled`` (exemplar pools), a skipped row.
     """
-    with open_text(path) as handle:
-        reader = csv.DictReader(handle)
-        header = reader.fieldnames or []
-        subjective = next((c for c in SUBJECTIVE if c in header), None)
-        missing = [c for c in REQUIRED if c not in header] + ([] if subjective else [SUBJECTIVE[0]])
-        if missing:
-            raise DataError(path, 1, missing[0], f"missing column(s): {', '.join(missing)}")
-        examples, seen = [], set()
-        for row, raw in enumerate(reader, start=2):
-            if any(raw.get(c) is None for c in (*REQUIRED, subjective)):
-                raise DataError(path, row, None, "row has fewer fields than the header")
-            name = raw["File ID"].strip()
-            if not name:
-                raise DataError(path, row, "File ID", "empty")
-            if name in seen:
-                raise DataError(path, row, "File ID", f"duplicate {name!r}")
-            seen.add(name)
-            if not raw["Summary"].strip():
-                if skip_unlabelled:
-                    continue
-                raise DataError(path, row, "Summary", "empty problem list")
-            if not (raw[subjective].strip() or raw["Assessment"].strip()):
-                raise DataError(path, row, "Assessment", "both input sections are empty")
-            examples.append({
-                "id": f"problem_summary-{slug(name.removesuffix('.txt'))}",
-                "dataset": "problem_summary",
-                "fields": {"subjective": raw[subjective].strip(),
-                           "assessment": raw["Assessment"].strip()},
-                "reference": _reference(raw["Summary"]),
-                "choices": None,
-                "meta": {"source": path.name, "split": split, "row": row, "file_id": name,
-                         "summary_raw": raw["Summary"]},
-            })
+    examples, seen = [], Unique()
+    for row in read_csv(path, REQUIRED, alternatives=(SUBJECTIVE,)):
+        subjective = next(c for c in SUBJECTIVE if c in row.values)
+        name = row.text("File ID")
+        seen.add(row, "File ID", name)
+        if not row.text("Summary", required=False):
+            if skip_unlabelled:
+                continue
+            raise row.error("Summary", "empty problem list: expected the row's problems")
+        if not (row.text(subjective, required=False) or row.text("Assessment", required=False)):
+            raise row.error("Assessment", f"expected text in {subjective} or Assessment, "
+                                          "got both empty")
+        examples.append({
+            "id": f"problem_summary-{slug(name.removesuffix('.txt'))}",
+            "dataset": "problem_summary",
+            "fields": {"subjective": row.text(subjective, required=False),
+                       "assessment": row.text("Assessment", required=False)},
+            "reference": _reference(row.values["Summary"]),
+            "choices": None,
+            "meta": {"source": path.name, "split": split, "row": row.row, "file_id": name,
+                     "summary_raw": row.values["Summary"]},
+        })
     if not examples:
-        raise DataError(path, None, None, "no labelled rows")
+        raise DataError(path, None, None, "expected labelled rows, got none")
     return examples
 
 

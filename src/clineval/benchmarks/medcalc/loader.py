@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import ast
-import csv
+import re
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from clineval.io import DataError, open_text, read_json
+from clineval.io import DataError, read_json
+from clineval.validate import CsvRow, Unique, read_csv, shown
 
 COLUMNS = (
     "Row Number",
@@ -57,71 +59,98 @@ def _category(raw: str, version: str) -> str:
     return category
 
 
-def _int(path: Path, row: int, field: str, value: str) -> int:
-    try:
-        return int(value)
-    except ValueError as err:
-        raise DataError(path, row, field, f"expected an integer, got {value!r}") from err
-
-
-def parse_entities(text: str, path: Path | str = "<entities>", row: int | None = None) -> dict:
+def parse_entities(text: str, path: Path | str = "<entities>", row: int | None = None,
+                   line: int | None = None) -> dict:
     """'Relevant Entities' is a Python dict literal; parse it without evaluating code."""
     try:
         value = ast.literal_eval(text)
     except (ValueError, SyntaxError) as err:
-        raise DataError(
-            path, row, "Relevant Entities", f"not a Python dict literal: {err}"
-        ) from err
+        raise DataError(path, row, "Relevant Entities",
+                        f"expected a Python dict literal, got {shown(text)} ({err})",
+                        line=line) from err
     if not isinstance(value, dict):
-        raise DataError(path, row, "Relevant Entities", "not a dict")
+        raise DataError(path, row, "Relevant Entities",
+                        f"expected a Python dict literal, got {type(value).__name__}", line=line)
     return value
 
 
+#: Calculator ids of the published versions (2 to 69, with gaps).
+CALCULATOR_IDS = (2, 69)
+#: Calculator 69's answers, ``('<w> weeks', '<d> days')``.
+GESTATIONAL = re.compile(r"\(\s*'(\d+) weeks?'\s*,\s*'(\d+) days?'\s*\)")
+ANSWER_FIELDS = ("Ground Truth Answer", "Lower Limit", "Upper Limit")
+
+
+def _answer(row: CsvRow, field: str, output_type: str, calculator: int) -> float | str:
+    """One of the answer fields, checked by the row's output type; its comparable value."""
+    text = row.text(field)
+    if calculator == 69 and GESTATIONAL.fullmatch(text):
+        return text
+    if output_type == "date":
+        try:
+            datetime.strptime(text, "%m/%d/%Y")
+        except ValueError:
+            raise row.expect(field, "a date MM/DD/YYYY (a date row)") from None
+        return text
+    if output_type == "integer":
+        return row.integer(field)
+    return row.number(field)
+
+
+def _check_answers(row: CsvRow, output_type: str, calculator: int) -> None:
+    """The answer and its limits have the row's type, and lower <= answer <= upper."""
+    answer, lower, upper = (_answer(row, f, output_type, calculator) for f in ANSWER_FIELDS)
+    if isinstance(answer, float | int) and isinstance(lower, float | int) and isinstance(
+            upper, float | int) and not lower <= answer <= upper:
+        raise row.expect("Ground Truth Answer",
+                         f"a value within [Lower Limit, Upper Limit] = [{lower}, {upper}]")
+
+
 def read_test_csv(path: Path, version: str = "1.0") -> list[dict[str, Any]]:
-    """Official ``test_data.csv`` (of ``version``) -> one example per row, ``id`` = row number."""
+    """Official ``test_data.csv`` (of ``version``) -> one example per row, ``id`` = row number.
+
+    Checked: the 14 columns, no truncated row, unique row numbers, calculator ids in range, the
+    category and output type, non-empty note and question, entities a dict literal, and the
+    answer and its limits typed by the output type (decimal: numbers, integer: integers, date:
+    MM/DD/YYYY; calculator 69: ``('<w> weeks', '<d> days')``) with lower <= answer <= upper.
+    """
     version = check_version(version)
-    with open_text(path) as handle:
-        reader = csv.DictReader(handle)
-        missing = [c for c in COLUMNS if c not in (reader.fieldnames or ())]
-        if missing:
-            raise DataError(path, 1, missing[0], f"missing column(s): {', '.join(missing)}")
-        examples: list[dict[str, Any]] = []
-        seen: set[int] = set()
-        for line, raw in enumerate(reader, start=2):
-            number = _int(path, line, "Row Number", raw["Row Number"])
-            if number in seen:
-                raise DataError(path, line, "Row Number", f"duplicate row number {number}")
-            seen.add(number)
-            category = _category(raw["Category"], version)
-            if category not in CATEGORIES:
-                raise DataError(path, line, "Category", f"{category!r} not in {CATEGORIES}")
-            output_type = raw["Output Type"].strip()
-            if version != "1.0":
-                output_type = output_type.lower()
-            if output_type not in OUTPUT_TYPES:
-                raise DataError(path, line, "Output Type", f"{output_type!r} not in {OUTPUT_TYPES}")
-            parse_entities(raw["Relevant Entities"], path, line)
-            examples.append(
-                {
-                    "id": str(number),
-                    "row_number": number,
-                    "calculator_id": _int(path, line, "Calculator ID", raw["Calculator ID"]),
-                    "calculator_name": raw["Calculator Name"],
-                    "category": category,
-                    "output_type": output_type,
-                    "note_id": raw["Note ID"],
-                    "note_type": raw["Note Type"],
-                    "note": raw["Patient Note"],
-                    "question": raw["Question"],
-                    "relevant_entities": raw["Relevant Entities"],
-                    "ground_truth": raw["Ground Truth Answer"],
-                    "lower": raw["Lower Limit"],
-                    "upper": raw["Upper Limit"],
-                    "explanation": raw["Ground Truth Explanation"],
-                }
-            )
+    examples: list[dict[str, Any]] = []
+    seen = Unique()
+    for row in read_csv(path, COLUMNS):
+        number = row.integer("Row Number", 1)
+        seen.add(row, "Row Number", number)
+        calculator = row.integer("Calculator ID", *CALCULATOR_IDS)
+        category = row.choice("Category", CATEGORIES, _category(row.values["Category"], version))
+        output_type = row.values["Output Type"].strip()
+        output_type = row.choice("Output Type", OUTPUT_TYPES,
+                                 output_type if version == "1.0" else output_type.lower())
+        parse_entities(row.values["Relevant Entities"], path, row.row, row.line)
+        _check_answers(row, output_type, calculator)
+        for field in ("Calculator Name", "Patient Note", "Question"):
+            row.text(field)  # required; kept as written
+        raw = row.values
+        examples.append(
+            {
+                "id": str(number),
+                "row_number": number,
+                "calculator_id": calculator,
+                "calculator_name": raw["Calculator Name"],
+                "category": category,
+                "output_type": output_type,
+                "note_id": raw["Note ID"],
+                "note_type": raw["Note Type"],
+                "note": raw["Patient Note"],
+                "question": raw["Question"],
+                "relevant_entities": raw["Relevant Entities"],
+                "ground_truth": raw["Ground Truth Answer"],
+                "lower": raw["Lower Limit"],
+                "upper": raw["Upper Limit"],
+                "explanation": raw["Ground Truth Explanation"],
+            }
+        )
     if not examples:
-        raise DataError(path, None, None, "no rows")
+        raise DataError(path, None, None, "expected at least one row, got none")
     return examples
 
 

@@ -25,6 +25,7 @@ from typing import Any
 
 from clineval.benchmarks.meddisk.aspects import Aspect
 from clineval.errors import DataError
+from clineval.io import json_line_error
 
 FORMAT, VERSION = "meddisk-kb", 1
 ROLES = ("test", "demo")
@@ -58,9 +59,10 @@ def _value(raw: Any, aspect: Aspect, path: Path, line: int, disease: str) -> dic
 
     if aspect.type == "numeric":
         if isinstance(raw, bool) or not isinstance(raw, int):
-            raise fail(f"a numeric aspect needs an integer, got {raw!r}")
+            raise fail(f"expected an integer (a numeric aspect needs an integer), got {raw!r}")
         if aspect.allowed is not None and raw not in aspect.allowed:
-            raise fail(f"{raw} is not one of the allowed values {list(aspect.allowed)}")
+            raise fail(f"{raw} is not one of the allowed values {list(aspect.allowed)}: expected "
+                       "one of them")
         return {"*": raw}
     if not isinstance(raw, dict):
         raise fail(f"expected {{language: value}}, got {type(raw).__name__}")
@@ -70,11 +72,12 @@ def _value(raw: Any, aspect: Aspect, path: Path, line: int, disease: str) -> dic
             continue
         if aspect.type == "enumerated":
             if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
-                raise fail("an enumerated aspect needs a list of strings ([] for none)", lang)
+                raise fail("expected a list of strings ([] for none) for an enumerated aspect",
+                           lang)
             values[lang] = [v.strip() for v in value if v.strip()]
         else:
             if not isinstance(value, str):
-                raise fail('a declarative aspect needs a string ("" for none)', lang)
+                raise fail('expected a string ("" for none) for a declarative aspect', lang)
             values[lang] = value.strip()
     return values
 
@@ -84,7 +87,8 @@ def _disease(record: Any, aspects: dict[str, Aspect], path: Path, line: int) -> 
         raise DataError(path, line, None, "expected a JSON object (one disease)")
     ident = record.get("id")
     if not isinstance(ident, str) or not ident.strip():
-        raise DataError(path, line, "id", "missing or not a non-empty string")
+        raise DataError(path, line, "id", "expected a non-empty string, got "
+                        f"{'nothing' if ident is None else repr(ident)}")
     file, row = _where(path, line, ident, None)
     names = record.get("name")
     if not isinstance(names, dict) or not names or not all(
@@ -93,14 +97,14 @@ def _disease(record: Any, aspects: dict[str, Aspect], path: Path, line: int) -> 
         raise DataError(file, row, "name", 'expected {"zh": ..., "en": ...} with non-empty names')
     role = record.get("role", "test")
     if role not in ROLES:
-        raise DataError(file, row, "role", f"{role!r}; roles: {', '.join(ROLES)}")
+        raise DataError(file, row, "role", f"expected one of {', '.join(ROLES)}, got {role!r}")
     raw_aspects = record.get("aspects")
     if not isinstance(raw_aspects, dict):
         raise DataError(file, row, "aspects", "expected an object {aspect key: value}")
     unknown = sorted(set(raw_aspects) - set(aspects))
     if unknown:
-        raise DataError(file, row, "aspects", f"unknown aspect(s) {unknown}; known: "
-                        f"{', '.join(aspects)}")
+        raise DataError(file, row, "aspects", f"unknown aspect(s) {unknown}: expected the "
+                        f"aspect keys {', '.join(aspects)}")
     values = {
         key: _value(raw, aspects[key], path, line, ident)
         for key, raw in raw_aspects.items()
@@ -114,25 +118,28 @@ def load_kb(path: Path, aspects: dict[str, Aspect]) -> list[Disease]:
     """The diseases of a KB file, checked against the aspect registry."""
     diseases: list[Disease] = []
     seen: dict[str, int] = {}
-    with Path(path).open(encoding="utf-8") as handle:
-        for line, text in enumerate(handle, start=1):
-            if not text.strip():
-                continue
-            try:
-                record = json.loads(text)
-            except json.JSONDecodeError as err:
-                raise DataError(path, line, None, f"not JSON: {err.msg}") from err
-            if isinstance(record, dict) and "format" in record:
-                if line != 1 or record.get("format") != FORMAT or record.get("version") != VERSION:
-                    raise DataError(path, line, "format", f"a header must be the first line and "
-                                    f"read {{\"format\": \"{FORMAT}\", \"version\": {VERSION}}}")
-                continue
-            disease = _disease(record, aspects, path, line)
-            if disease.id in seen:
-                raise DataError(path, line, "id", f"{disease.id!r} is also on line "
-                                f"{seen[disease.id]}")
-            seen[disease.id] = line
-            diseases.append(disease)
+    try:
+        lines = Path(path).read_text(encoding="utf-8").splitlines()
+    except FileNotFoundError as err:
+        raise DataError(path, None, None, "file not found") from err
+    for line, text in enumerate(lines, start=1):
+        if not text.strip():
+            continue
+        try:
+            record = json.loads(text)
+        except json.JSONDecodeError as err:
+            raise json_line_error(path, line, text, err, line == len(lines)) from err
+        if isinstance(record, dict) and "format" in record:
+            if line != 1 or record.get("format") != FORMAT or record.get("version") != VERSION:
+                raise DataError(path, line, "format", f"a header must be the first line and "
+                                f"read {{\"format\": \"{FORMAT}\", \"version\": {VERSION}}}")
+            continue
+        disease = _disease(record, aspects, path, line)
+        if disease.id in seen:
+            raise DataError(path, line, "id", f"{disease.id!r} is also on line "
+                            f"{seen[disease.id]}: expected each disease id once")
+        seen[disease.id] = line
+        diseases.append(disease)
     if not diseases:
         raise DataError(path, None, None, "the knowledge base holds no disease")
     return diseases

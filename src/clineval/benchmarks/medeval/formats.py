@@ -56,23 +56,25 @@ def _label(path: Path, row: int, field: str, value: str, allowed: tuple[str, ...
     if not text:
         return None
     if text not in allowed:
-        raise DataError(path, row, field, f"{value!r} is not one of {', '.join(allowed)} or empty")
+        raise DataError(path, row, field, f"{value!r} is not one of {', '.join(allowed)} or empty "
+                        "(expected one of them)")
     return text
 
 
 def _common(path: Path, row: int, record: Mapping[str, str], seen: set[str]) -> Record:
     rid = record["id"].strip()
     if not rid:
-        raise DataError(path, row, "id", "empty")
+        raise DataError(path, row, "id", "empty: expected a value")
     if rid in seen:
-        raise DataError(path, row, "id", f"{rid!r} appears twice")
+        raise DataError(path, row, "id", f"{rid!r} appears twice: expected each id once")
     seen.add(rid)
     domain = record["domain"].strip().lower()
     if not domain:
-        raise DataError(path, row, "domain", "empty")
+        raise DataError(path, row, "domain", "empty: expected a value")
     split = (record.get("split") or "").strip().lower()
     if split and split not in SPLITS:
-        raise DataError(path, row, "split", f"{record['split']!r} is not one of {SPLITS} or empty")
+        raise DataError(path, row, "split", f"{record['split']!r} is not one of {SPLITS} or empty "
+                        "(expected one of them)")
     return {
         "id": rid,
         "domain": domain,
@@ -100,7 +102,7 @@ def read_sentences(path: Path) -> list[Record]:
         record = _common(path, row, raw, seen)
         sentence = raw["sentence"].strip()
         if not sentence:
-            raise DataError(path, row, "sentence", "empty")
+            raise DataError(path, row, "sentence", "empty: expected a value")
         ambiguous = _label(path, row, "ambiguous", raw.get("ambiguous") or "", AMBIGUOUS_LABELS)
         rewrite = (raw.get("rewrite") or "").strip() or None
         if rewrite and ambiguous != "ambiguous":

@@ -70,7 +70,8 @@ def read_reports(study_list: Path, root: Path | None = None) -> list[Record]:
         if not file.is_file():
             raise DataError(study_list, row, "path", f"report file {file} does not exist")
         if match.group(3) in seen:
-            raise DataError(study_list, row, "study_id", f"{match.group(3)} appears twice")
+            raise DataError(study_list, row, "study_id",
+                            f"{match.group(3)} appears twice: expected each id once")
         seen.add(match.group(3))
         parts = sections(file.read_text(encoding="utf-8"))
         findings, impression = parts.get("FINDINGS", ""), parts.get("IMPRESSION", "")
@@ -100,10 +101,12 @@ def _value(path: Path, row: int, column: str, text: str, uncertain: str, blank: 
     try:
         number = float(cell)
     except ValueError as err:
-        raise DataError(path, row, column, f"{text!r} is not 1.0, 0.0, -1.0 or empty") from err
+        raise DataError(path, row, column, f"{text!r} is not 1.0, 0.0, -1.0 or empty "
+                        "(expected one of them)") from err
     mapping = {1.0: "positive", 0.0: "negative", -1.0: uncertain}
     if number not in mapping:
-        raise DataError(path, row, column, f"{text!r} is not 1.0, 0.0, -1.0 or empty")
+        raise DataError(path, row, column, f"{text!r} is not 1.0, 0.0, -1.0 or empty "
+                        "(expected one of them)")
     return mapping[number]
 
 
@@ -116,9 +119,11 @@ def read_chexpert(
     for row, raw in read_rows(path, ("subject_id", "study_id", *codes)):
         study = raw["study_id"].strip()
         if not study.isdigit():
-            raise DataError(path, row, "study_id", f"{study!r} is not a number")
+            raise DataError(path, row, "study_id",
+                            f"{study!r} is not a number: expected an integer")
         if study in labels:
-            raise DataError(path, row, "study_id", f"{study} appears twice")
+            raise DataError(path, row, "study_id",
+                            f"{study} appears twice: expected each id once")
         labels[study] = {c: _value(path, row, c, raw[c], uncertain, blank) for c in codes}
     return labels
 
@@ -135,7 +140,8 @@ def read_split(path: Path) -> dict[str, str]:
     for row, raw in read_rows(path, ("dicom_id", "study_id", "subject_id", "split")):
         study = raw["study_id"].strip()
         if not study.isdigit():
-            raise DataError(path, row, "study_id", f"{study!r} is not a number")
+            raise DataError(path, row, "study_id",
+                            f"{study!r} is not a number: expected an integer")
         value = raw["split"].strip()
         if value not in SPLIT_NAMES:
             raise DataError(path, row, "split",

@@ -46,9 +46,9 @@ def read_openi_csv(path: Path) -> list[Record]:
     for row, raw in read_rows(path, CSV_COLUMNS):
         uid = raw["uid"].strip()
         if not uid:
-            raise DataError(path, row, "uid", "empty")
+            raise DataError(path, row, "uid", "empty: expected a value")
         if uid in seen:
-            raise DataError(path, row, "uid", f"{uid!r} appears twice")
+            raise DataError(path, row, "uid", f"{uid!r} appears twice: expected each id once")
         seen.add(uid)
         if raw["findings"].strip() or raw["impression"].strip():
             records.append(_record(path, row, uid, raw["findings"], raw["impression"], raw["MeSH"]))
