@@ -8,6 +8,8 @@ from clineval.errors import ConfigError
 from clineval.provenance.settle import settle
 from clineval.report.page import section_title
 from clineval.report.text import rst_escape
+from clineval.workflow.locks import at_start as release_stale_lock
+from clineval.workflow.missing import targets as missing_files
 from clineval.workflow.plan_cache import load_plan
 from clineval.workflow.slurm import check as slurm_preflight
 from clineval.workflow.resources import (
@@ -32,6 +34,10 @@ except ConfigError as err:
     sys.exit(f"clineval: configuration error: {err}")
 PLAN.write_identities()
 settle(PLAN, SETTLE_JOBS)  # pulled artifacts that verify by hash get time stamps in build order
+# finished files that went missing are rebuilt (all_tables asks for them); a killed run's lock
+# whose owner is dead is removed (docs/workflow.md, Interruptions, failures and missing files)
+MISSING = missing_files(workflow, SETTLE_JOBS)
+release_stale_lock(workflow)
 try:
     _MODEL_RESOURCES = model_resources(PLAN.cfg["models"])
     PLAN_RESOURCES = {

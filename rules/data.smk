@@ -18,9 +18,9 @@ for _task in DEMO_TASKS:
         input:
             identity=str(PLAN.identity_file("data", _task)),
         output:
-            sources=[str(p) for p in PLAN.sources(_task).values()],
-            examples=derived(_task)["examples"],
-            exemplars=derived(_task)["exemplars"],
+            sources=update([str(p) for p in PLAN.sources(_task).values()]),
+            examples=update(derived(_task)["examples"]),
+            exemplars=update(derived(_task)["exemplars"]),
             record=str(PLAN.record_file("data", _task)),
         log:
             f"{LOGS}/data/{_task}.derive.log",
@@ -36,8 +36,8 @@ rule derive_data:
         unpack(source_files),
         identity=identity("data"),
     output:
-        examples=f"{DATA}/derived/{{task}}/examples.jsonl",
-        exemplars=f"{DATA}/derived/{{task}}/exemplars.jsonl",
+        examples=update(f"{DATA}/derived/{{task}}/examples.jsonl"),
+        exemplars=update(f"{DATA}/derived/{{task}}/exemplars.jsonl"),
         record=f"{DATA}/derived/{{task}}/provenance.json",
     wildcard_constraints:
         task=OFFICIAL_TASKS_PATTERN,

@@ -12,13 +12,13 @@ rule figure:
         identity=identity("figure"),
         tables=figure_tables,
     output:
-        png=report(
+        png=update(report(
             f"{RESULTS}/figures/{{figure}}.png",
             caption="../report/caption.rst",
             category=report_category,
             labels={"figure": "{figure}", "format": "PNG"},
-        ),
-        svg=f"{RESULTS}/figures/{{figure}}.svg",
+        )),
+        svg=update(f"{RESULTS}/figures/{{figure}}.svg"),
         record=f"{RESULTS}/figures/{{figure}}.prov.json",
     params:
         title=caption_field("figures", "title"),

@@ -59,7 +59,7 @@ for _model in sorted({c.model for c in PLAN.cells}):
             input:
                 **_generation_inputs(_model, _cells),
             output:
-                generations=_out["generations"],
+                generations=update(_out["generations"]),
                 meta=_out["meta"],
             log:
                 # the run summary is a report, not an input of anything: a log, whose time
@@ -91,7 +91,7 @@ for _model in sorted({c.model for c in PLAN.cells}):
                     shards=[f"{d}/{_cell.task}/{_cell.mode}{s}" for d in _dirs
                             for s in (".jsonl", ".meta.json")],
                 output:
-                    generations=_g,
+                    generations=update(_g),
                     meta=_m,
                 params:
                     shards=" ".join(

@@ -12,7 +12,7 @@ for _bench in PLAN.benchmarks:
         input:
             unpack(of_benchmark(requests_inputs, _bench)),
         output:
-            requests=cell_files(_bench, "requests", ".jsonl"),
+            requests=update(cell_files(_bench, "requests", ".jsonl")),
             records=cell_files(_bench, "requests", ".prov.json"),
         params:
             command=of_benchmark(requests_command, _bench),

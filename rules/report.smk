@@ -11,7 +11,7 @@ rule report:
     input:
         unpack(report_inputs),
     output:
-        html=f"{RESULTS}/report/index.html",
+        html=update(f"{RESULTS}/report/index.html"),
         record=f"{RESULTS}/report/provenance.json",
     params:
         command=report_command,

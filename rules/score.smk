@@ -12,8 +12,8 @@ for _bench in PLAN.benchmarks:
         input:
             unpack(of_benchmark(score_inputs, _bench)),
         output:
-            rows=cell_files(_bench, "scores", ".jsonl"),
-            summaries=cell_files(_bench, "scores", ".json"),
+            rows=update(cell_files(_bench, "scores", ".jsonl")),
+            summaries=update(cell_files(_bench, "scores", ".json")),
             records=cell_files(_bench, "scores", ".prov.json"),
         params:
             command=of_benchmark(score_command, _bench),

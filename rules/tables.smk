@@ -14,22 +14,22 @@ rule table:
         summaries=table_summaries,
         rows=table_rows,
     output:
-        csv=report(
+        csv=update(report(
             f"{RESULTS}/tables/{{table}}.csv",
             caption="../report/caption.rst",
             category=report_category,
             labels={"table": "{table}", "format": "CSV (tidy numbers)"},
-        ),
-        md=report(
+        )),
+        md=update(report(
             f"{RESULTS}/tables/{{table}}.md",
             caption="../report/caption.rst",
             category=report_category,
             labels={"table": "{table}", "format": "Markdown (the paper's layout)"},
-        ),
-        tex=f"{RESULTS}/tables/{{table}}.tex",
-        stats=f"{RESULTS}/tables/{{table}}.stats.json",
-        stats_md=f"{RESULTS}/tables/{{table}}.stats.md",
-        metrics=f"{RESULTS}/tables/{{table}}.metrics.json",
+        )),
+        tex=update(f"{RESULTS}/tables/{{table}}.tex"),
+        stats=update(f"{RESULTS}/tables/{{table}}.stats.json"),
+        stats_md=update(f"{RESULTS}/tables/{{table}}.stats.md"),
+        metrics=update(f"{RESULTS}/tables/{{table}}.metrics.json"),
         record=f"{RESULTS}/tables/{{table}}.prov.json",
     params:
         title=caption_field("tables", "title"),

@@ -36,6 +36,11 @@ def as_stored(identity: dict[str, Any]) -> dict[str, Any]:
     return json.loads(canonical_json(identity))
 
 
+#: what a missing artifact's message says to do (docs/workflow.md: missing files)
+RESTORE = ("`snakemake all_tables` with the same overrides rebuilds it (`dvc checkout` where DVC "
+           "tracks the run)")
+
+
 class BrokenLink(Exception):
     """One link of the chain does not hold; the message says which and why."""
 
@@ -63,8 +68,8 @@ def _record(
     """Read a record and check it was made for the plan's identity of ``what``; when it was
     not, name the input files that changed since (``hashes`` given)."""
     if not path.is_file():
-        raise BrokenLink(f"{what}: no provenance record {path} (the artifact was never built "
-                         "by this workflow, or it was not pulled)")
+        raise BrokenLink(f"{what}: no provenance record {path}: the artifact is missing or "
+                         f"its job did not finish; {RESTORE}")
     try:
         record = read_record(path)
     except DataError as err:
@@ -92,7 +97,9 @@ def _files(
     """Every file the record lists on ``side`` still has its recorded sha256."""
     for role, recorded, current in changed_files(record[side], hashes):
         file = record[side][role]["path"]
-        now = "is missing" if current is None else f"has sha256 {current[:16]}"
+        if current is None:
+            raise BrokenLink(f"{what}: {file} ({role}) is missing; {RESTORE}")
+        now = f"has sha256 {current[:16]}"
         raise BrokenLink(
             f"{what}: {file} ({role}) {now}, but {path} recorded {recorded[:16]} when it "
             f"{'read' if side == 'inputs' else 'wrote'} it: the file changed afterwards"
