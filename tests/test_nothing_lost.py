@@ -11,16 +11,17 @@ from __future__ import annotations
 
 import os
 import signal
+import socket
 import subprocess
 import sys
 import time
 from pathlib import Path
 
 import pytest
+from workflow_run import REPO, snakemake
 
-from tests.workflow_run import REPO, snakemake
-
-pytestmark = pytest.mark.slow
+from clineval.provenance.settle import Job
+from clineval.workflow import locks, missing
 
 GRID = ("grid.select.models=[constant] grid.select.tasks=[medcalc] grid.select.modes=[zero_shot] "
         "grid.select.tables=[medcalc_table2] tasks.medcalc.data.demo.calculators=[2,3]")
@@ -101,6 +102,7 @@ def assert_kept(work: Path, start: dict[str, bytes], record: str) -> None:
     assert not changed, changed
 
 
+@pytest.mark.slow
 def test_a_failing_data_job_keeps_the_derived_data_and_everything_after_it(finished):
     work, before = finished
     start = snapshot(work)
@@ -116,6 +118,7 @@ def test_a_failing_data_job_keeps_the_derived_data_and_everything_after_it(finis
     assert_as_finished(work, before)
 
 
+@pytest.mark.slow
 def test_a_failing_table_job_keeps_the_previous_tables(finished):
     work, before = finished
     start = snapshot(work)
@@ -129,6 +132,7 @@ def test_a_failing_table_job_keeps_the_previous_tables(finished):
     assert_as_finished(work, before)
 
 
+@pytest.mark.slow
 def test_killed_generation_and_interrupted_scoring_resume_with_the_plain_command(finished):
     work, before = finished
     generations = sorted(n for n in before if n.startswith("results/generations/"))
@@ -151,6 +155,7 @@ def test_killed_generation_and_interrupted_scoring_resume_with_the_plain_command
     assert '"generated": 0' in summary  # every request came from the cache
 
 
+@pytest.mark.slow
 def test_deleted_files_are_found_by_the_audit_and_rebuilt_by_the_plain_command(finished):
     work, before = finished
     gone = ["results/generations/constant/medcalc/zero_shot.jsonl",
@@ -172,3 +177,51 @@ def test_deleted_files_are_found_by_the_audit_and_rebuilt_by_the_plain_command(f
     assert_as_finished(work, before)
     again = snakemake(work, "all_tables", "-n", overrides=GRID)
     assert "Nothing to be done" in again.stdout + again.stderr
+
+
+def test_missing_outputs_of_a_started_job_or_of_a_finished_consumer_are_found(tmp_path):
+    def job(name, inputs, outputs):
+        return Job(name, [str(tmp_path / p) for p in inputs], [str(tmp_path / p) for p in outputs])
+
+    for name in ("gen.jsonl", "score.json", "table.md", "other.jsonl"):
+        (tmp_path / name).write_text("x")
+    jobs = [
+        job("generate", [], ["gen.jsonl", "gen.meta.json"]),  # its record is gone
+        job("derive", [], ["derived.jsonl"]),                  # gone, its consumer is finished
+        job("score", ["derived.jsonl", "gen.jsonl"], ["score.json"]),
+        job("table", ["score.json"], ["table.md"]),
+        job("new", ["nothing.jsonl"], ["new.jsonl"]),          # not built yet: no consumer
+        job("other", [], ["other.jsonl"]),
+    ]
+    assert missing.find(jobs) == [("generate", [str(tmp_path / "gen.meta.json")]),
+                                  ("derive", [str(tmp_path / "derived.jsonl")])]
+
+
+def test_a_lock_is_removed_only_when_every_owner_is_a_dead_process_on_this_host(tmp_path):
+    lock_dir = tmp_path / ".snakemake/locks"
+    lock_dir.mkdir(parents=True)
+    (lock_dir / "0.input.lock").write_text("results/x\n")
+    host = socket.gethostname()
+    dead = subprocess.Popen([sys.executable, "-c", "pass"])
+    dead.wait()  # a pid that no longer runs
+    # a live process whose command line names snakemake, as a running Snakemake's does
+    live = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)", "snakemake"])
+    try:
+        while b"snakemake" not in Path(f"/proc/{live.pid}/cmdline").read_bytes():
+            time.sleep(0.01)  # until it has exec'd
+        for owner in (f"{host}.{live.pid}", f"elsewhere.example.{dead.pid}"):
+            (lock_dir / f"{locks.OWNER_PREFIX}{owner}").touch()
+            assert locks.clear_stale(tmp_path) is None  # it may run: the lock stays
+            assert (lock_dir / "0.input.lock").exists()
+            (lock_dir / f"{locks.OWNER_PREFIX}{owner}").unlink()
+    finally:
+        live.kill()
+        live.wait()
+    # no recorded owner (a run before this record existed): left to `snakemake --unlock`
+    assert locks.clear_stale(tmp_path) is None
+    # this test's own pid is alive but is no Snakemake (a reused pid), the other one is dead
+    for pid in (os.getpid(), dead.pid):
+        (lock_dir / f"{locks.OWNER_PREFIX}{host}.{pid}").touch()
+    message = locks.clear_stale(tmp_path)
+    assert message is not None and str(dead.pid) in message
+    assert not list(lock_dir.iterdir())
