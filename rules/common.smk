@@ -10,6 +10,8 @@ from clineval.report.page import section_title
 from clineval.report.text import rst_escape
 from clineval.workflow.locks import at_start as release_stale_lock
 from clineval.workflow.missing import targets as missing_files
+from clineval.workflow.check_data import check_data
+from clineval.workflow.job_errors import short_messages
 from clineval.workflow.plan_cache import load_plan
 from clineval.workflow.slurm import check as slurm_preflight
 from clineval.workflow.resources import (
@@ -32,7 +34,20 @@ try:
     check_plan(PLAN)  # nothing to build stops here; tables their data cannot fill warn
 except ConfigError as err:
     sys.exit(f"clineval: configuration error: {err}")
+# the sources of official tasks whose derived data is not current, read by their loaders: a bad
+# file stops here with one line per problem (clineval check-data prints the same)
+_DATA_CHECK = check_data(PLAN, workflow=True)
+if not _DATA_CHECK.ok:
+    sys.exit(_DATA_CHECK.message())
 PLAN.write_identities()
+
+
+onerror:
+    # the console ends with each failed step's one-line message (file, row, field, expected)
+    for _line in short_messages(log):
+        print(_line, file=sys.stderr)
+
+
 settle(PLAN, SETTLE_JOBS)  # pulled artifacts that verify by hash get time stamps in build order
 # finished files that went missing are rebuilt (all_tables asks for them); a killed run's lock
 # whose owner is dead is removed (docs/workflow.md, Interruptions, failures and missing files)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import logging
 import sys
+import traceback
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -145,6 +146,10 @@ def build_parser(argv_command: str | None = None) -> argparse.ArgumentParser:
     plan = sub.add_parser("plan", help="compose the config and list the grid's cells")
     plan.add_argument("overrides", nargs="*", help="Hydra overrides, e.g. grid=medcalc_paper")
     add_conf_argument(plan)
+    check = sub.add_parser(
+        "check-data", help="validate the source files of the grid's tasks (before any job runs)")
+    check.add_argument("overrides", nargs="*", help="Hydra overrides, e.g. grid=medcalc_paper")
+    add_conf_argument(check)
     answers = sub.add_parser(
         "answers", help="per cell of a finished run: prompts cut to fit, outputs at max_tokens, "
                         "answers the scorer could read (Markdown)")
@@ -247,6 +252,10 @@ def main(argv: Sequence[str] | None = None) -> int:
                     f"{len(plan.cells)} cells, tables: {', '.join(plan.tables) or '(none)'}",
                     file=sys.stderr,
                 )
+            case "check-data":
+                from clineval.workflow.check_data import run
+
+                return run(args.conf, args.overrides)
             case "score":
                 return get_benchmark(args.benchmark).score_external(args)
             case "medcalc" if args.tool == "verify":
@@ -288,6 +297,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     except (ConfigError, DataError) as err:
         print(f"clineval: error: {err}", file=sys.stderr)
         return 2
+    except Exception as err:
+        if args.command != "step":
+            raise
+        # a workflow step's log gets the traceback, then the one line that the workflow's
+        # onerror handler shows last on the console (clineval.workflow.job_errors)
+        traceback.print_exc()
+        print(f"clineval: error: {type(err).__name__}: {err}", file=sys.stderr)
+        return 1
     return 0
 
 
