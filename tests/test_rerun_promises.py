@@ -80,3 +80,12 @@ def test_renaming_a_model_rebuilds_only_the_tables_figures_and_report_that_show_
     drawn = {f"figures/{f}" for f, tables in base.figures.items()
              if any(f"tables/{t}" in showing for t in tables)}
     assert changed(base, other) == showing | drawn | {"report/index"}
+
+
+def test_adding_a_model_runs_its_cells_and_leaves_every_other_cell(roots, base):
+    other = plan(roots, "+model@models.oracle2=oracle")
+    new_cells = {f"{c.path}/{kind}" for c in other.cells if c.model == "oracle2"
+                 for kind in ("requests", "generation", "scoring")}
+    assert new_cells
+    cell_changes = {k for k in changed(base, other) if k.count("/") == 3}
+    assert cell_changes == new_cells, "no existing cell's requests, generation or scores"
