@@ -234,3 +234,21 @@ def test_a_broken_source_names_file_row_field_and_expectation(tasks, tmp_path, c
         assert ", field '" in message, message
     assert words in message, message
     assert "expected" in message, message
+
+
+def test_medcalc_exemplar_json_names_the_entry_and_field(tmp_path):
+    from clineval.benchmarks.medcalc.loader import read_exemplar_json
+    from clineval.benchmarks.medcalc.synthetic import write_demo_files
+
+    path = tmp_path / "one_shot_finalized_explanation.json"
+    write_demo_files(tmp_path / "test_data.csv", path, [2, 3], 1, 0)
+    assert [e["id"] for e in read_exemplar_json(path)] == ["official-2", "official-3"]
+    data = json.loads(path.read_text(encoding="utf-8"))
+    del data["3"]["Response"]["answer"]
+    path.write_text(json.dumps(data), encoding="utf-8")
+    with pytest.raises(DataError, match=r"explanation.json, field '3.Response.answer': "
+                                         r"expected a value"):
+        read_exemplar_json(path)
+    path.write_text(json.dumps({"two": data["2"]}), encoding="utf-8")
+    with pytest.raises(DataError, match=r"field 'two': expected a calculator id"):
+        read_exemplar_json(path)

@@ -77,7 +77,7 @@ def parse_entities(text: str, path: Path | str = "<entities>", row: int | None =
 #: Calculator ids of the published versions (2 to 69, with gaps).
 CALCULATOR_IDS = (2, 69)
 #: Calculator 69's answers, ``('<w> weeks', '<d> days')``.
-GESTATIONAL = re.compile(r"\(\s*'(\d+) weeks?'\s*,\s*'(\d+) days?'\s*\)")
+GESTATIONAL = re.compile(r"\(?\s*'?(\d+) weeks?'?\s*,\s*'?(\d+) days?'?\s*\)?")
 ANSWER_FIELDS = ("Ground Truth Answer", "Lower Limit", "Upper Limit")
 
 
@@ -154,23 +154,39 @@ def read_test_csv(path: Path, version: str = "1.0") -> list[dict[str, Any]]:
     return examples
 
 
-def exemplar_records(raw: dict[str, Any], source: str, path: Path | str) -> list[dict[str, Any]]:
-    """Exemplar JSON keyed by calculator id -> records with stable ids."""
+def exemplar_records(raw: Any, source: str, path: Path | str) -> list[dict[str, Any]]:
+    """Exemplar JSON keyed by calculator id -> records with stable ids. A key that is no
+    calculator id, or an entry without its note, thinking or answer, is an error naming the
+    entry's field by its JSON path (``"2.Response.answer"``)."""
+    if not isinstance(raw, dict):
+        raise DataError(path, None, None, "expected a JSON object keyed by calculator id, got "
+                        f"{type(raw).__name__}")
+    bad = next((key for key in raw if not str(key).strip().isdigit()), None)
+    if bad is not None:
+        raise DataError(path, None, str(bad), "expected a calculator id (an integer) as the key")
     records = []
     for key, value in sorted(raw.items(), key=lambda kv: int(kv[0])):
-        try:
-            response = value["Response"]
-            records.append(
-                {
-                    "id": f"{source}-{int(key)}",
-                    "calculator_id": int(key),
-                    "note": value["Patient Note"],
-                    "thinking": response["step_by_step_thinking"],
-                    "answer": response["answer"],
-                }
-            )
-        except (KeyError, TypeError, ValueError) as err:
-            raise DataError(path, key, None, f"malformed exemplar: {err!r}") from err
+        response = value.get("Response") if isinstance(value, dict) else None
+        note = value.get("Patient Note") if isinstance(value, dict) else None
+        if not isinstance(note, str) or not note.strip():
+            raise DataError(path, None, f"{key}.Patient Note",
+                            f"expected the exemplar's note (a non-empty string), got {note!r}")
+        if not isinstance(response, dict):
+            raise DataError(path, None, f"{key}.Response", "expected an object with "
+                            f"step_by_step_thinking and answer, got {type(response).__name__}")
+        for field in ("step_by_step_thinking", "answer"):
+            if response.get(field) in (None, ""):
+                raise DataError(path, None, f"{key}.Response.{field}",
+                                "expected a value, got none")
+        records.append(
+            {
+                "id": f"{source}-{int(key)}",
+                "calculator_id": int(key),
+                "note": note,
+                "thinking": response["step_by_step_thinking"],
+                "answer": response["answer"],
+            }
+        )
     return records
 
 
