@@ -189,3 +189,18 @@ def test_dvc_remote_of_a_fresh_clone_from_another_directory(elsewhere, tmp_path,
     assert main(["dvc", "remote", "--conf", str(clone / "conf")]) == 1
     err = capsys.readouterr().err
     assert "clineval-dvc-remote, which does not exist" in err
+
+
+def test_audit_runs_in_the_runs_directory_from_anywhere(elsewhere, tmp_path, capsys,
+                                                        monkeypatch):
+    """Records name files relative to the run's working directory: -C audits as if there."""
+    run = tmp_path / "run"
+    (run / "results").mkdir(parents=True)
+    assert main(["audit", "-C", str(run), "--json", "medcalc_table2"]) == 1
+    from_elsewhere = json.loads(capsys.readouterr().out)
+    monkeypatch.chdir(run)
+    assert main(["audit", "--json", "medcalc_table2"]) == 1
+    assert json.loads(capsys.readouterr().out) == from_elsewhere
+    assert "medcalc_table2" in json.dumps(from_elsewhere)
+    assert main(["audit", "-C", str(tmp_path / "none"), "medcalc_table2"]) == 2
+    assert "no such directory" in capsys.readouterr().err

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import logging
+import os
 import sys
 import traceback
 from collections.abc import Sequence
@@ -220,6 +221,9 @@ def build_parser(argv_command: str | None = None) -> argparse.ArgumentParser:
                        help="tables or figures to audit (default: every table and figure)")
     audit.add_argument("--overrides", default="", help='Hydra overrides, e.g. "grid=demo"')
     add_conf_argument(audit)
+    audit.add_argument("-C", "--directory", type=Path,
+                       help="the run's working directory (Snakemake's --directory; records name "
+                            "files relative to it): audit as if started there")
     audit.add_argument("--results", type=Path, default=Path("results"))
     audit.add_argument("--data", type=Path, default=Path("data"))
     audit.add_argument("--json", action="store_true", help="one JSON object on stdout")
@@ -289,6 +293,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             case "audit":
                 from clineval.provenance.audit import audit, report
 
+                if args.directory is not None:
+                    if not args.directory.is_dir():
+                        raise ConfigError(f"--directory {args.directory}: no such directory")
+                    os.chdir(args.directory)  # --conf was resolved before
                 result = audit(args.conf, args.overrides, args.results, args.data, args.tables,
                                args.rehash, args.report)
                 return report(result, args.json)
