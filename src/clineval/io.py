@@ -103,8 +103,8 @@ def open_text(path: Path) -> TextIO:
     decompressed on the fly; a missing file is a :class:`DataError` naming it."""
     try:
         if path.suffix == ".gz":
-            return gzip.open(path, "rt", encoding="utf-8", newline="")
-        return path.open(encoding="utf-8", newline="")
+            return gzip.open(path, "rt", encoding="utf-8-sig", newline="")
+        return path.open(encoding="utf-8-sig", newline="")  # a byte-order mark is dropped
     except FileNotFoundError as err:
         raise DataError(path, None, None, "file not found") from err
 

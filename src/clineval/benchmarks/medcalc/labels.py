@@ -32,6 +32,7 @@ from clineval.benchmarks.medcalc.calculators.base import format_weeks_days
 from clineval.benchmarks.medcalc.extract_official import WEEKS_DAYS_IDS, official_check
 from clineval.benchmarks.medcalc.loader import parse_entities
 from clineval.io import DataError, open_text
+from clineval.validate import Unique, read_csv
 
 LABEL_SOURCES = ("dataset", "recomputed", "file")
 MISSING_LABELS = ("drop", "dataset")  # a row the label file lacks: drop it, or keep its label
@@ -63,29 +64,21 @@ def read_label_file(path: Path) -> tuple[str, dict[int, Label]]:
     """A label CSV in the v1.x or the corrected layout -> (layout, ``{row id: Label}``)."""
     path = Path(path)
     with open_text(path) as handle:
-        reader = csv.DictReader(handle)
-        fields = reader.fieldnames or []
-        id_column = next((c for c in LAYOUTS if c in fields), None)
-        if id_column is None:
-            raise DataError(path, 1, "Row Number", "no row id column ('Row Number' for the "
-                            "v1.x layout, 'Unique ID' for the corrected-labels layout)")
-        missing = [c for c in _LABEL_COLUMNS if c not in fields]
-        if missing:
-            raise DataError(path, 1, missing[0], f"missing column(s): {', '.join(missing)}")
-        labels: dict[int, Label] = {}
-        for line, raw in enumerate(reader, start=2):
-            try:
-                row = int(raw[id_column])
-            except (TypeError, ValueError) as err:
-                raise DataError(path, line, id_column,
-                                f"expected an integer, got {raw[id_column]!r}") from err
-            if row in labels:
-                raise DataError(path, line, id_column, f"duplicate row id {row}")
-            answer = (raw["Ground Truth Answer"] or "").strip()
-            if not answer:
-                raise DataError(path, line, "Ground Truth Answer", "empty label")
-            labels[row] = Label(answer, (raw["Lower Limit"] or "").strip(),
-                                (raw["Upper Limit"] or "").strip(), line)
+        fields = next(csv.reader(handle), [])
+    id_column = next((c for c in LAYOUTS if c in fields), None)
+    if id_column is None:
+        raise DataError(path, 1, "Row Number", "no row id column ('Row Number' for the "
+                        "v1.x layout, 'Unique ID' for the corrected-labels layout)")
+    labels: dict[int, Label] = {}
+    seen = Unique()
+    for raw in read_csv(path, (id_column, *_LABEL_COLUMNS)):
+        row = raw.integer(id_column, 1)
+        seen.add(raw, id_column, row)
+        if not raw.text("Ground Truth Answer", required=False):
+            raise raw.error("Ground Truth Answer", "empty label: expected an answer or N/A")
+        labels[row] = Label(raw.text("Ground Truth Answer"),
+                            raw.text("Lower Limit", required=False),
+                            raw.text("Upper Limit", required=False), raw.row)
     if not labels:
         raise DataError(path, None, None, "no rows")
     return LAYOUTS[id_column], labels

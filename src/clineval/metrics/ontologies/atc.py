@@ -11,13 +11,12 @@ have several ATC classes), NDCs as 11-digit strings as MIMIC-IV stores them.
 
 from __future__ import annotations
 
-import csv
 import re
 from collections.abc import Sequence
 from functools import cache
 from pathlib import Path
 
-from clineval.errors import DataError
+from clineval.validate import read_csv
 
 LEVELS = ("anatomical", "therapeutic", "pharmacological", "chemical", "substance")
 PAPER_LENGTHS = (1, 3, 4, 5)
@@ -60,35 +59,25 @@ def normalize_ndc(ndc: str) -> str:
 def read_ndc_map(path: Path) -> dict[str, tuple[str, ...]]:
     """NDC -> its ATC codes, from a CSV with columns ``ndc`` and ``atc``."""
     mapping: dict[str, list[str]] = {}
-    with open(path, newline="", encoding="utf-8") as handle:
-        reader = csv.DictReader(handle)
-        missing = {"ndc", "atc"} - set(reader.fieldnames or ())
-        if missing:
-            raise DataError(path, 1, ",".join(sorted(missing)), "missing column(s)")
-        for line, row in enumerate(reader, start=2):
-            ndc, atc = normalize_ndc(row["ndc"] or ""), canonical(row["atc"] or "")
-            if not ndc:
-                raise DataError(path, line, "ndc", f"{row['ndc']!r} is not an NDC")
-            if atc is None:
-                raise DataError(path, line, "atc", f"{row['atc']!r} is not an ATC code")
-            mapping.setdefault(ndc, [])
-            if atc not in mapping[ndc]:
-                mapping[ndc].append(atc)
+    for row in read_csv(Path(path), ("ndc", "atc")):
+        ndc, atc = normalize_ndc(row.values["ndc"]), canonical(row.values["atc"])
+        if not ndc:
+            raise row.expect("ndc", "an NDC (digits)")
+        if atc is None:
+            raise row.expect("atc", "an ATC code")
+        mapping.setdefault(ndc, [])
+        if atc not in mapping[ndc]:
+            mapping[ndc].append(atc)
     return {ndc: tuple(codes) for ndc, codes in mapping.items()}
 
 
 @cache
 def read_titles(path: Path) -> dict[str, str]:
     """ATC code -> name, from a CSV with columns ``atc`` and ``name``."""
-    with open(path, newline="", encoding="utf-8") as handle:
-        reader = csv.DictReader(handle)
-        missing = {"atc", "name"} - set(reader.fieldnames or ())
-        if missing:
-            raise DataError(path, 1, ",".join(sorted(missing)), "missing column(s)")
-        titles = {}
-        for line, row in enumerate(reader, start=2):
-            code = canonical(row["atc"] or "")
-            if code is None:
-                raise DataError(path, line, "atc", f"{row['atc']!r} is not an ATC code")
-            titles[code] = (row["name"] or "").strip()
+    titles = {}
+    for row in read_csv(Path(path), ("atc", "name")):
+        code = canonical(row.values["atc"])
+        if code is None:
+            raise row.expect("atc", "an ATC code")
+        titles[code] = row.text("name", required=False)
     return titles

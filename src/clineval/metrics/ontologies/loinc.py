@@ -10,13 +10,12 @@ CliBench scorer used the term's immediate parent as its finest level (``compat``
 
 from __future__ import annotations
 
-import csv
 import re
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
-from clineval.errors import DataError
+from clineval.validate import read_csv
 
 LEVELS = ("L1", "L2", "L3", "L4")
 PATTERN = re.compile(r"^(\d{1,7})-(\d)$")
@@ -77,21 +76,14 @@ def read_hierarchy(path: Path) -> Hierarchy:
     """Read ``ComponentHierarchyBySystem.csv`` (columns ``PATH_TO_ROOT, CODE, CODE_TEXT``)."""
     paths: dict[str, list[tuple[str, ...]]] = {}
     titles: dict[str, str] = {}
-    with open(path, newline="", encoding="utf-8-sig") as handle:
-        reader = csv.DictReader(handle)
-        missing = {"PATH_TO_ROOT", "CODE", "CODE_TEXT"} - set(reader.fieldnames or ())
-        if missing:
-            raise DataError(path, 1, ",".join(sorted(missing)), "missing column(s)")
-        for line, row in enumerate(reader, start=2):
-            code = (row["CODE"] or "").strip()
-            if not code:
-                raise DataError(path, line, "CODE", "empty")
-            titles[code] = (row["CODE_TEXT"] or "").strip()
-            path_text = (row["PATH_TO_ROOT"] or "").strip()
-            nodes = tuple(p for p in path_text.split(".") if p) if path_text else ()
-            paths.setdefault(code, [])
-            if nodes not in paths[code]:
-                paths[code].append(nodes)
+    for row in read_csv(Path(path), ("PATH_TO_ROOT", "CODE", "CODE_TEXT")):
+        code = row.text("CODE")
+        titles[code] = row.text("CODE_TEXT", required=False)
+        path_text = row.text("PATH_TO_ROOT", required=False)
+        nodes = tuple(p for p in path_text.split(".") if p) if path_text else ()
+        paths.setdefault(code, [])
+        if nodes not in paths[code]:
+            paths[code].append(nodes)
     return Hierarchy({c: tuple(p) for c, p in paths.items()}, titles)
 
 
@@ -112,21 +104,16 @@ def read_itemid_map(path: Path) -> ItemidMap:
     """MIMIC-IV lab itemid -> LOINC number, from rows whose vocabulary is LOINC and whose code
     is a LOINC number with a valid check digit (others are listed in ``skipped``)."""
     mapping, skipped = {}, []
-    with open(path, newline="", encoding="utf-8-sig") as handle:
-        reader = csv.DictReader(handle)
-        missing = {ITEMID, VOCABULARY, CONCEPT_CODE} - set(reader.fieldnames or ())
-        if missing:
-            raise DataError(path, 1, ",".join(sorted(missing)), "missing column(s)")
-        for line, row in enumerate(reader, start=2):
-            text = (row[CONCEPT_CODE] or "").strip()
-            if (row[VOCABULARY] or "").strip() != "LOINC" or not text:
-                continue  # an itemid without a LOINC mapping
-            itemid = (row[ITEMID] or "").strip()
-            if not itemid.isdigit():
-                raise DataError(path, line, ITEMID, f"{itemid!r} is not an itemid")
-            loinc = canonical(text)
-            if loinc is None:
-                skipped.append((line, text))
-            else:
-                mapping[itemid] = loinc
+    for row in read_csv(Path(path), (ITEMID, VOCABULARY, CONCEPT_CODE)):
+        text = row.text(CONCEPT_CODE, required=False)
+        if row.text(VOCABULARY, required=False) != "LOINC" or not text:
+            continue  # an itemid without a LOINC mapping
+        itemid = row.text(ITEMID, required=False)
+        if not itemid.isdigit():
+            raise row.expect(ITEMID, "an itemid (digits)")
+        loinc = canonical(text)
+        if loinc is None:
+            skipped.append((row.row, text))
+        else:
+            mapping[itemid] = loinc
     return ItemidMap(mapping, tuple(skipped))
