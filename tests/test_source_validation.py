@@ -252,3 +252,13 @@ def test_medcalc_exemplar_json_names_the_entry_and_field(tmp_path):
     path.write_text(json.dumps({"two": data["2"]}), encoding="utf-8")
     with pytest.raises(DataError, match=r"field 'two': expected a calculator id"):
         read_exemplar_json(path)
+
+
+def test_a_cut_json_document_names_its_line_and_says_it_is_truncated(tasks, tmp_path):
+    """LongHealth's benchmark_v5.json is one JSON document: a cut names the line it stops on."""
+    bench, spec, sources = demo_sources(tasks, "clue_longhealth_task1", tmp_path)
+    path = sources["path"]
+    path.write_text(path.read_text(encoding="utf-8")[:-200], encoding="utf-8")
+    with pytest.raises(DataError, match=r"benchmark_v5\.json, line \d+: invalid JSON .*expected a "
+                                        r"complete JSON document .*truncated"):
+        bench.derive(spec, sources)

@@ -110,12 +110,19 @@ def open_text(path: Path) -> TextIO:
 
 
 def read_json(path: Path) -> Any:
+    """A JSON file; a file that is not JSON is an error naming the line, and saying when the
+    text stops before the document ends (a truncated file)."""
     try:
-        return json.loads(path.read_text(encoding="utf-8"))
+        text = path.read_text(encoding="utf-8")
     except FileNotFoundError as err:
         raise DataError(path, None, None, "file not found") from err
+    try:
+        return json.loads(text)
     except json.JSONDecodeError as err:
-        raise DataError(path, err.lineno, None, f"invalid JSON: {err.msg}") from err
+        cut = (" (the file stops before the document ends: a truncated file?)"
+               if err.pos >= len(text.rstrip()) else "")
+        raise DataError(path, None, None, f"invalid JSON ({err.msg}): expected a complete JSON "
+                        f"document{cut}", line=err.lineno) from err
 
 
 def read_identity(path: Path) -> tuple[str, dict[str, Any]]:

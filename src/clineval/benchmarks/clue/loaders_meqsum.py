@@ -39,10 +39,11 @@ def read_meqsum(path: Path) -> list[Record]:
         row = index + 2
         for field in COLUMNS:
             if not str(raw[field]).strip():
-                raise DataError(path, f"{row} (sheet {sheet})", field, "empty")
+                raise DataError(path, f"{row} (sheet {sheet})", field, "empty: expected a value")
         name = str(raw["File"]).strip()
         if name in seen:
-            raise DataError(path, f"{row} (sheet {sheet})", "File", f"duplicate {name!r}")
+            raise DataError(path, f"{row} (sheet {sheet})", "File",
+                            f"duplicate {name!r}: expected each File once")
         seen.add(name)
         examples.append({
             "id": f"meqsum-{slug(name.removesuffix('.txt'))}",
