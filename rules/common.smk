@@ -35,10 +35,13 @@ try:
 except ConfigError as err:
     sys.exit(f"clineval: configuration error: {err}")
 # the sources of official tasks whose derived data is not current, read by their loaders: a bad
-# file stops here with one line per problem (clineval check-data prints the same)
-_DATA_CHECK = check_data(PLAN, workflow=True)
-if not _DATA_CHECK.ok:
-    sys.exit(_DATA_CHECK.message())
+# file stops here with one line per problem (clineval check-data prints the same);
+# --config check_data=false leaves it to the data jobs (MIMIC-scale sources read twice otherwise)
+if workflow.is_main_process and str(config.get("check_data", True)).lower() not in (
+        "false", "0", "no"):
+    _DATA_CHECK = check_data(PLAN, workflow=True)
+    if not _DATA_CHECK.ok:
+        sys.exit(_DATA_CHECK.message())
 PLAN.write_identities()
 
 

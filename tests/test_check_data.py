@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import csv
 import os
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -99,6 +101,24 @@ def test_snakemake_stops_before_any_job_with_the_short_message(tmp_path):
     assert "field 'Ground Truth Answer': expected a number, got 'twelve'" in last
     assert "Traceback" not in done.stderr
     assert not (work / "results" / "logs").exists()  # no job ran
+
+
+def test_without_the_check_the_data_job_fails_with_the_same_message_last(tmp_path):
+    """``--config check_data=false`` leaves the file to the data job; its one-line error is
+    among the console's last lines, with the log that holds the rest."""
+    path = medcalc_csv(tmp_path, answer="twelve")
+    work = tmp_path / "work"
+    env = {**os.environ, "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}"}
+    done = subprocess.run(
+        [sys.executable, "-m", "snakemake", "-s", str(REPO / "Snakefile"), "--directory",
+         str(work), "--cores", "1", "all_data", "--config", "check_data=false",
+         f"overrides={GRID} tasks.medcalc.data.path={path}"],
+        capture_output=True, text=True, env=env, timeout=900)
+    assert done.returncode != 0
+    tail = done.stderr.strip().splitlines()[-6:]
+    assert any(line.startswith(f"clineval: derive_data failed: {path}, row ")
+               and "field 'Ground Truth Answer': expected a number, got 'twelve'" in line
+               and "medcalc.derive.log" in line for line in tail), tail
 
 
 def test_a_failing_step_ends_the_console_output_with_its_message(tmp_path):
