@@ -1,7 +1,8 @@
 """The benchmark SDK: a benchmark package imports only what the SDK offers, never a sibling.
 
 Allowed: ``clineval.benchmarks.base``, its own package, ``clineval.io``, ``clineval.errors``,
-``clineval.validate``, ``clineval.mimic``, ``clineval.tables`` and ``clineval.metrics`` (docs/sdk.md).
+``clineval.validate``, ``clineval.mimic``, ``clineval.tables`` and ``clineval.metrics``
+(docs/sdk.md).
 """
 
 from __future__ import annotations
