@@ -13,6 +13,7 @@ import copy
 import csv
 import gzip
 import json
+import os
 from collections.abc import Callable
 from pathlib import Path
 
@@ -262,3 +263,26 @@ def test_a_cut_json_document_names_its_line_and_says_it_is_truncated(tasks, tmp_
     with pytest.raises(DataError, match=r"benchmark_v5\.json, line \d+: invalid JSON .*expected a "
                                         r"complete JSON document .*truncated"):
         bench.derive(spec, sources)
+
+
+DATA = os.environ.get("CLINEVAL_DATA_DIR")
+
+
+@pytest.mark.skipif(not DATA, reason="set CLINEVAL_DATA_DIR to the directory of the real files")
+def test_the_real_files_pass_their_checks():
+    """The published files conform: MedCalc-Bench v1.0 (1,047 rows) and its exemplars, the
+    physician-validated labels (dev half), MeQSum, the Open-i reports, mimic-code's LOINC map."""
+    from clineval.benchmarks.clue.loaders_meqsum import read_meqsum
+    from clineval.benchmarks.medcalc.labels import read_label_file
+    from clineval.benchmarks.medcalc.loader import read_exemplar_json, read_test_csv
+    from clineval.benchmarks.medeval.openi import read_openi_csv
+    from clineval.metrics.ontologies.loinc import read_itemid_map
+
+    root = Path(str(DATA))
+    assert len(read_test_csv(root / "medcalc-bench-v1.0/test_data.csv")) == 1047
+    assert len(read_exemplar_json(root / "medcalc-bench-v1.0/one_shot_finalized_explanation.json")
+               ) == 55
+    assert len(read_label_file(root / "medcalc-corrected-ye2025/dev.csv")[1]) == 457
+    assert len(read_meqsum(root / "meqsum/MeQSum_ACL2019_BenAbacha_Demner-Fushman.xlsx")) == 1000
+    assert len(read_openi_csv(root / "openi-iu-xray/indiana_reports.csv")) > 3000
+    assert len(read_itemid_map(root / "mimic-code/d_labitems_to_loinc.csv").loinc) > 1000
