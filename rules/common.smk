@@ -9,6 +9,7 @@ from clineval.provenance.settle import settle
 from clineval.report.page import section_title
 from clineval.report.text import rst_escape
 from clineval.workflow.locks import at_start as release_stale_lock
+from clineval.workflow.missing import forget_unfinished
 from clineval.workflow.missing import targets as missing_files
 from clineval.workflow.check_data import check_data
 from clineval.workflow.job_errors import short_messages
@@ -54,6 +55,8 @@ onerror:
 settle(PLAN, SETTLE_JOBS)  # pulled artifacts that verify by hash get time stamps in build order
 # finished files that went missing are rebuilt (all_tables asks for them); a killed run's lock
 # whose owner is dead is removed (docs/workflow.md, Interruptions, failures and missing files)
+if workflow.is_main_process:
+    forget_unfinished(SETTLE_JOBS)  # failed before its step ran: counted as done by Snakemake
 MISSING = missing_files(workflow, SETTLE_JOBS)
 release_stale_lock(workflow)
 try:

@@ -9,6 +9,7 @@ tables are byte-identical to the finished run's.
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 import socket
@@ -225,3 +226,34 @@ def test_a_lock_is_removed_only_when_every_owner_is_a_dead_process_on_this_host(
     message = locks.clear_stale(tmp_path)
     assert message is not None and str(dead.pid) in message
     assert not list(lock_dir.iterdir())
+
+
+def test_a_job_refused_before_its_step_ran_is_not_counted_as_done(tmp_path, monkeypatch):
+    """The state a refused cluster submission leaves (tests/test_slurm.py makes it for real):
+    the files and record of the earlier identity, and Snakemake's metadata of a finished job
+    with the new identity file. The next start forgets that metadata and dates the files
+    before their inputs, so Snakemake runs the job."""
+    monkeypatch.chdir(tmp_path)
+    identity = "results/identity/gen-new.json"
+    out, record = "results/gen.jsonl", "results/gen.meta.json"
+    Path("results/identity").mkdir(parents=True)
+    for path, text in ((identity, "{}"), (out, "old"), (record, '{"identity": "old"}')):
+        Path(path).write_text(text)
+    job = Job("generate", [identity], [out, record], [(record, "new")])
+    metadata = [missing._metadata_file(p, Path(".snakemake")) for p in (out, record)]
+    for meta in metadata:
+        meta.parent.mkdir(parents=True, exist_ok=True)
+        meta.write_text(json.dumps({"input": [identity]}))
+    log = Path(".snakemake/log/1.snakemake.log")
+    log.parent.mkdir(parents=True)
+    log.write_text("Building DAG of jobs...\n")
+    assert missing.forget_unfinished([job]) == []  # no failed run: nothing is read
+    log.write_text("Error in rule generate_constant:\n")
+    assert missing.forget_unfinished([job]) == ["generate"]
+    assert not any(meta.exists() for meta in metadata)
+    assert os.stat(out).st_mtime_ns < os.stat(identity).st_mtime_ns
+    assert Path(out).read_text() == "old"  # the files themselves are kept
+    # Snakemake's metadata names the earlier inputs: it re-runs the job by itself
+    metadata[0].write_text(json.dumps({"input": ["results/identity/gen-old.json"]}))
+    assert missing.forget_unfinished([job]) == []
+    assert metadata[0].exists()

@@ -8,6 +8,7 @@ config while every table matches a local run byte for byte.
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import shutil
@@ -180,3 +181,42 @@ def test_tables_match_a_local_run_byte_for_byte(slurm_run, local_run, plan):
         assert (workdir / "results/tables" / name).read_bytes() == (
             local_run / "results/tables" / name
         ).read_bytes(), name
+
+
+# The constant baseline on two MedCalc-Bench demo rows (tests/test_nothing_lost.py's grid).
+SMALL = ("grid.select.models=[constant] grid.select.tasks=[medcalc] grid.select.modes=[zero_shot] "
+         "grid.select.tables=[medcalc_table2] tasks.medcalc.data.demo.calculators=[2,3]")
+
+
+def test_a_failed_submission_keeps_the_finished_generations(cluster, checkout, tmp_path):
+    """Issue 25: a SLURM submission that fails must not remove the generations a run finished,
+    nor leave Snakemake counting the refused job as done. A changed generation identity re-runs
+    the model's job; sbatch refuses it (no such partition); every generation file keeps its
+    bytes; the plain local command then runs the job, and going back to the first settings
+    gives the first run's tables."""
+    def local(overrides: str) -> subprocess.CompletedProcess:
+        done = snakemake(checkout, tmp_path, "--cores", "2", "--config", f"overrides={overrides}")
+        assert done.returncode == 0, done.stderr[-3000:]
+        return done
+
+    local(SMALL)
+    meta = tmp_path / "results/generations/constant/medcalc/zero_shot.meta.json"
+    first = json.loads(meta.read_text())["identity"]
+    generations = {p: p.read_bytes() for p in (tmp_path / "results/generations").rglob("*.jsonl")}
+    tables = {p: p.read_bytes() for p in (tmp_path / "results/tables").iterdir()}
+    assert generations and tables
+    revised = f"{SMALL} models.constant.revision=r2"
+    refused = snakemake(
+        checkout, tmp_path, "--profile", "slurm", "--slurm-status-command", "squeue",
+        "--slurm-init-seconds-before-status-checks", "5", "--config",
+        f"overrides={revised} models.constant.resources.partition=no_such_partition",
+    )  # fmt: skip
+    assert refused.returncode != 0
+    assert "Invalid partition" in refused.stderr, refused.stderr[-3000:]
+    assert {p: p.read_bytes() for p in generations} == generations
+    rerun = local(revised)
+    assert "generate_constant" in rerun.stderr  # not counted as done by the refused run
+    assert json.loads(meta.read_text())["identity"] != first  # made for the new identity
+    local(SMALL)
+    assert json.loads(meta.read_text())["identity"] == first
+    assert {p: p.read_bytes() for p in tables} == tables
