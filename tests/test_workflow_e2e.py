@@ -195,6 +195,19 @@ def test_sampling_change_reruns_only_that_models_generation_and_scoring(demo):
     assert planned_jobs(demo) == {}  # a dry run with other settings leaves nothing stale
 
 
+def test_a_sampling_change_other_than_max_tokens_rebuilds_no_request(demo):
+    """README: a model's sampling change re-runs its generation and scoring (and the tables
+    that show it); only max_tokens, the prompt budget, also rebuilds its requests."""
+    jobs = planned_jobs(demo, "models.smollm2_135m.sampling.temperature=0.5")
+    # SmolLM2 runs every benchmark of the demo and every table and figure shows it
+    assert jobs == {
+        **{f"score_{bench}": 1 for bench in BENCHMARKS},
+        "generate_smollm2_135m": 1, "table": len(DEMO_TABLES), "figure": len(DEMO_FIGURES),
+        "report": 1, "all_tables": 1,
+    }
+    assert planned_jobs(demo) == {}
+
+
 def test_table_only_change_reruns_only_the_table(demo):
     overrides = "tables.medcalc_table2.decimals=1"
     assert planned_jobs(demo, overrides) == {"table": 1, "figure": MEDCALC_FIGURES,
