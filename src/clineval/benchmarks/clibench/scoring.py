@@ -57,7 +57,7 @@ ROLES = {"diagnoses": ("d_icd_diagnoses",), "procedures": ("d_icd_procedures",),
 _FINAL = re.compile(r"^\s*\**\s*final answer\s*:?\**", re.I | re.M)
 
 
-def answer_text(output: str, reasoning: bool = True) -> str:
+def answer_text(output: str, reasoning: bool) -> str:
     """Under ``reasoning`` (a prompt that asks for a "Final answer:" line), the part of an
     answer after its last such line, else all of it; without ``reasoning``, all of it."""
     matches = list(_FINAL.finditer(output)) if reasoning else []
