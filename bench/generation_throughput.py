@@ -10,9 +10,15 @@ engine loads of the harness run (one per job, whatever the number of cells).
     python bench/generation_throughput.py                       # tiny random model on CPU
     python bench/generation_throughput.py --device cuda --rounds 5 --out bench.json
     python bench/generation_throughput.py --model smollm2_135m --limit 16 --batch-sizes 1,8,16
+    python bench/generation_throughput.py --model smollm2_135m --limit 16 --rounds 0 \
+        --vllm-python "$(scripts/vllm_cpu_env.sh | tail -1)"
 
 ``--model`` takes a preset of conf/model/ (a GGUF build is prepared through the model cache);
 ``--batch-sizes`` also times the bare backend alone at each batch size (tokens per second).
+``--vllm-python`` (the interpreter of an environment with vLLM, e.g. vllm-cpu's) also runs the
+same requests through ``VllmBackend`` there and through ``TransformersBackend`` here, one engine
+each, in float32: load seconds and generation tokens per second apart, and how many outputs of
+the two agree.
 Both sides batch alike: every request of the round sorted by prompt tokens, longest first.
 
 Run from the repository root with the project installed (``make demo`` sets it up).
@@ -23,6 +29,7 @@ from __future__ import annotations
 import argparse
 import json
 import platform
+import subprocess
 import tempfile
 import time
 from pathlib import Path
@@ -74,6 +81,78 @@ def _bare(model_dir: Path, model: dict[str, Any], cells: dict[str, list],
     return time.perf_counter() - start, tokens
 
 
+#: Runs with ``--vllm-python``: VllmBackend over the requests (argv: model dir, requests, out).
+VLLM_SCRIPT = r'''
+import json
+import sys
+import time
+from pathlib import Path
+
+from clineval.inference.vllm_backend import VllmBackend
+
+
+def main():
+    model_dir, requests_path, out = sys.argv[1:4]
+    settings = json.loads(sys.argv[4])
+    requests = [json.loads(line) for line in Path(requests_path).read_text().splitlines()]
+    start = time.perf_counter()
+    backend = VllmBackend(Path(model_dir), settings["sampling"], settings["engine"],
+                          settings["max_model_len"])
+    loaded = time.perf_counter()
+    generations = backend.generate(requests)
+    done = time.perf_counter()
+    Path(out).write_text(json.dumps({
+        "version": backend.installed_version, "distribution": backend.distribution,
+        "load_s": loaded - start, "generate_s": done - loaded,
+        "outputs": [g.output for g in generations],
+        "tokens": sum(g.completion_tokens or 0 for g in generations),
+    }))
+
+
+if __name__ == "__main__":  # vLLM spawns its engine core
+    main()
+'''
+#: vLLM on CPU as the real-engine test runs it (tests/test_backend_vllm_real.py)
+VLLM_CPU_ENGINE = {"dtype": "float32", "gpu_memory_utilization": 0.25, "enforce_eager": True}
+
+
+def _engines(work: Path, vllm_python: Path, model_dir: Path, model: dict[str, Any],
+             cells: dict[str, list], max_model_len: int) -> dict[str, Any]:
+    """The same requests through vLLM (in ``vllm_python``'s environment) and transformers:
+    load time, generation tokens/s and agreement of the greedy outputs."""
+    requests = [r for rs in cells.values() for r in rs]
+    write_jsonl(work / "engines.requests.jsonl", requests)
+    (work / "vllm_run.py").write_text(VLLM_SCRIPT, encoding="utf-8")
+    settings = {"sampling": model["sampling"], "engine": VLLM_CPU_ENGINE,
+                "max_model_len": max_model_len}
+    subprocess.run([str(vllm_python), str(work / "vllm_run.py"), str(model_dir),
+                    str(work / "engines.requests.jsonl"), str(work / "vllm.json"),
+                    json.dumps(settings)], check=True)
+    vllm = json.loads((work / "vllm.json").read_text(encoding="utf-8"))
+    start = time.perf_counter()
+    backend = TransformersBackend(model_dir, model["sampling"], {**model["engine"],
+                                                                  "dtype": "float32"})
+    loaded = time.perf_counter()
+    size = int(model["engine"]["batch_size"])
+    order = sorted(range(len(requests)), key=lambda i: -backend.prompt_length(requests[i]))
+    outputs: dict[int, Any] = {}
+    for first in range(0, len(order), size):
+        batch = order[first : first + size]
+        outputs |= dict(zip(batch, backend.generate([requests[i] for i in batch]), strict=True))
+    done = time.perf_counter()
+    tokens = sum(g.completion_tokens or 0 for g in outputs.values())
+    agree = sum(outputs[i].output == text for i, text in enumerate(vllm["outputs"]))
+    return {
+        "requests": len(requests),
+        "vllm": {"distribution": vllm["distribution"], "version": vllm["version"],
+                 "engine": VLLM_CPU_ENGINE, "load_s": round(vllm["load_s"], 1),
+                 "generate_tokens_per_s": round(vllm["tokens"] / vllm["generate_s"], 1)},
+        "transformers": {"batch_size": size, "load_s": round(loaded - start, 1),
+                         "generate_tokens_per_s": round(tokens / (done - loaded), 1)},
+        "outputs_equal": f"{agree}/{len(requests)}",
+    }
+
+
 def _harness(work: Path, model_dir: Path, model: dict[str, Any], cells: dict[str, list],
              round_no: int, model_name: str) -> tuple[float, int, int]:
     jobs = []
@@ -104,6 +183,8 @@ def main() -> None:
     parser.add_argument("--limit", type=int, help="requests per mode (default: all)")
     parser.add_argument("--batch-sizes", default="",
                         help="comma-separated batch sizes to time the bare backend at")
+    parser.add_argument("--vllm-python", type=Path,
+                        help="python of an environment with vLLM: also compare the engines")
     parser.add_argument("--out", type=Path, help="also write the figures as JSON here")
     args = parser.parse_args()
     model_cfg = _config(f"model/{args.model}.yaml")
@@ -127,6 +208,9 @@ def main() -> None:
         for size in (int(b) for b in args.batch_sizes.split(",") if b):
             seconds, tokens = _bare(model_dir, model, cells, size)
             by_batch[size] = round(tokens / seconds, 1)
+        engines = (_engines(work, args.vllm_python, model_dir, model, cells,
+                            int((model_cfg.get("context") or {}).get("max_model_len") or 2048))
+                   if args.vllm_python else None)
         bare_s = bare_t = harness_s = harness_t = 0.0
         loads, per_round = [], []
         for round_no in range(args.rounds):
@@ -143,13 +227,15 @@ def main() -> None:
         "rounds": args.rounds,
         "cells": len(cells),
         "requests_per_round": sum(len(r) for r in cells.values()),
-        "bare_tokens_per_s": round(bare_t / bare_s, 1),
-        "harness_tokens_per_s": round(harness_t / harness_s, 1),
-        "ratio_harness_over_bare": round((harness_t / harness_s) / (bare_t / bare_s), 3),
+        "bare_tokens_per_s": round(bare_t / bare_s, 1) if bare_s else None,
+        "harness_tokens_per_s": round(harness_t / harness_s, 1) if harness_s else None,
+        "ratio_harness_over_bare": (round((harness_t / harness_s) / (bare_t / bare_s), 3)
+                                    if bare_s and harness_s else None),
         "harness_engine_loads_per_run": loads,
         "seconds_per_round": per_round,
         "model": args.model,
         "bare_tokens_per_s_by_batch_size": by_batch,
+        "engines": engines,
     }
     print(json.dumps(figures, indent=2))
     if args.out:
