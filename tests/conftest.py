@@ -9,6 +9,7 @@ Snakemake's SLURM executor plugin would wait ~9 s for ``scontrol`` at every late
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -23,11 +24,20 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
 @pytest.fixture(scope="session")
 def demo(tmp_path_factory) -> Path:
     """The offline demo grid's tables, built once in a temporary work directory. A test that
-    changes settings there builds the default settings again before it ends."""
+    runs it under other settings uses ``rebuild_demo_after``."""
     workdir = tmp_path_factory.mktemp("demo")
     done = snakemake(workdir, "all_tables")
     assert done.returncode == 0, done.stderr[-5000:]
     return workdir
+
+
+@pytest.fixture
+def rebuild_demo_after(demo: Path) -> Iterator[None]:
+    """Builds the demo's default settings again after the test, whether it passed or failed, so
+    that one failure cannot leave the next tests a demo built under other settings."""
+    yield
+    done = snakemake(demo, "all_tables")
+    assert done.returncode == 0, done.stderr[-5000:]
 
 
 @pytest.fixture(scope="session")
