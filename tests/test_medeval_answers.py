@@ -127,8 +127,8 @@ def test_real_smollm2_summaries_are_read_from_the_summary_slot():
     assert rows["ankle-r10"]["prediction"] == ""  # an echo without a summary
     assert rows["chest-r06"]["prediction"] == ""  # "Summary: Report: ..." echoes again
     assert rows["ankle-r10"]["rouge"]["rouge_1"] == 0.0
-    old = {r["id"]: r for r in recorded["rows"]}
-    assert old["ankle-r10"]["rouge"]["rouge_1"] > 40  # the echo's overlap with the reference
+    whole = {r["id"]: r for r in _rescored(recorded, "whole")}
+    assert whole["ankle-r10"]["rouge"]["rouge_1"] > 40  # the echo's overlap with the reference
     one_shot = {r["id"]: r["prediction"]
                 for r in _rescored(_recorded("medeval_summarization__one_shot"), "slot")}
     assert one_shot["ankle-r10"] == "Lateral soft tissue swelling. No fracture or dislocation."
@@ -143,6 +143,9 @@ def test_real_smollm2_rewrites_lose_the_echoed_diagnostic():
 
 @pytest.mark.parametrize("name", ["medeval_summarization__zero_shot",
                                   "medeval_summarization__one_shot"])
-def test_whole_span_reproduces_the_rows_recorded_before_the_slot_rule(name):
+def test_whole_span_scores_the_whole_output_as_before_the_slot_rule(name):
     recorded = _recorded(name)
-    assert _rescored(recorded, "whole") == recorded["rows"]
+    whole = _rescored(recorded, "whole")
+    assert [r["prediction"] for r in whole] == [g["output"].strip()
+                                                for g in recorded["generations"]]
+    assert _rescored(recorded, "slot") == recorded["rows"]  # the default, as recorded
