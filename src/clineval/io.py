@@ -142,6 +142,15 @@ def json_line_error(path: Path | str, number: int, text: str, err: json.JSONDeco
                      f"at column {err.colno} ({err.msg}){cut}")
 
 
+def user_cache(kind: str, variable: str) -> Path:
+    """A per-user cache folder outside any checkout: ``$<variable>`` when set, else
+    ``$XDG_CACHE_HOME/clineval/<kind>`` (``~/.cache/clineval/<kind>``)."""
+    if os.environ.get(variable):
+        return Path(os.environ[variable]).expanduser()
+    base = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
+    return base / "clineval" / kind
+
+
 def read_jsonl(path: Path, required: Iterable[str] = ()) -> list[dict[str, Any]]:
     """Read a JSONL file; every line must be an object holding the ``required`` fields."""
     required = tuple(required)

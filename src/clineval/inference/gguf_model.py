@@ -22,7 +22,7 @@ import shutil
 from pathlib import Path
 from typing import Any
 
-from clineval.io import atomic_directory, ordinary_mode, write_json
+from clineval.io import atomic_directory, ordinary_mode, user_cache, write_json
 from clineval.provenance.hashing import sha256_file, sha256_obj
 
 #: Libraries whose version decides the prepared weights and tokenizer.
@@ -72,10 +72,7 @@ def converter_versions() -> dict[str, str]:
 def cache_dir() -> Path:
     """Where prepared models are kept: ``$CLINEVAL_MODEL_CACHE``, else
     ``$XDG_CACHE_HOME/clineval/models`` (``~/.cache/clineval/models``)."""
-    if os.environ.get("CLINEVAL_MODEL_CACHE"):
-        return Path(os.environ["CLINEVAL_MODEL_CACHE"]).expanduser()
-    base = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
-    return base / "clineval" / "models"
+    return user_cache("models", "CLINEVAL_MODEL_CACHE")
 
 
 def cache_key(build: dict[str, Any], gguf_sha256: str) -> str:

