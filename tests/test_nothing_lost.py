@@ -21,8 +21,8 @@ from pathlib import Path
 import pytest
 from workflow_run import REPO, snakemake
 
-from clineval.provenance.settle import Job
 from clineval.workflow import locks, missing
+from clineval.workflow.settle import Job
 
 GRID = ("grid.select.models=[constant] grid.select.tasks=[medcalc] grid.select.modes=[zero_shot] "
         "grid.select.tables=[medcalc_table2] tasks.medcalc.data.demo.calculators=[2,3]")

@@ -35,8 +35,8 @@ from clineval.provenance.record import (
     read_record,
     write_record,
 )
-from clineval.provenance.settle import jobs, settle
 from clineval.workflow.dvc import dvc_yaml_text, params_text, stages
+from clineval.workflow.settle import jobs, settle
 
 REPO = Path(__file__).resolve().parents[1]
 CONF = REPO / "conf"

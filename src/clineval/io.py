@@ -15,6 +15,9 @@ from typing import IO, Any, TextIO
 
 from clineval.errors import DataError
 
+#: A JSON object: a row of a JSONL file, a record, a block of settings. The one name for it.
+Record = dict[str, Any]
+
 
 def ordinary_mode(directory: bool = False) -> int:
     """The mode of a new ordinary file (folder) under the process's umask: 0644 (0755) under

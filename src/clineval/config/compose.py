@@ -7,17 +7,14 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from clineval.config.locate import available
+from clineval.config.presets import expand_judge_presets, expand_model_presets
 from clineval.errors import ConfigError
 
 if TYPE_CHECKING:
     from omegaconf import DictConfig
 
 GROUPS = ("grid", "model", "task", "mode", "table")
-
-
-def available(conf_dir: Path, group: str) -> list[str]:
-    """Names of the options of a config group (the YAML files in ``conf/<group>/``)."""
-    return sorted(p.stem for p in (conf_dir / group).glob("*.yaml"))
 
 
 def parse_overrides(raw: str | Sequence[str] | None) -> list[str]:
@@ -54,11 +51,6 @@ def compose_config(conf_dir: Path, overrides: Sequence[str] = ()) -> DictConfig:
         ) from err
     finally:
         GlobalHydra.instance().clear()
-    from clineval.config.presets import (  # presets imports this module
-        expand_judge_presets,
-        expand_model_presets,
-    )
-
     cfg = expand_judge_presets(expand_model_presets(cfg, conf_dir), conf_dir)
     try:
         OmegaConf.resolve(cfg)

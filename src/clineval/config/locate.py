@@ -1,4 +1,5 @@
-"""Where the config lives, so every ``clineval`` command works from any directory.
+"""Where the config lives, so every ``clineval`` command works from any directory, and the
+options each of its groups offers.
 
 ``--conf`` wins when given. Otherwise: ``$CLINEVAL_CONF``; else ``./conf`` when it holds a
 ``config.yaml`` (a project's own config, or the checkout's root); else the ``conf/`` of the
@@ -36,6 +37,11 @@ def find_conf(given: Path | None = None) -> Path:
         f"no config.yaml in {' or '.join(tried)}; pass --conf DIR (the folder holding "
         f"config.yaml) or set {ENV}"
     )
+
+
+def available(conf_dir: Path, group: str) -> list[str]:
+    """Names of the options of a config group (the YAML files in ``conf/<group>/``)."""
+    return sorted(p.stem for p in (conf_dir / group).glob("*.yaml"))
 
 
 def add_conf_argument(parser: argparse.ArgumentParser) -> None:

@@ -19,7 +19,8 @@ from typing import TYPE_CHECKING, Any
 
 import yaml
 
-from clineval.config.compose import ConfigError, available
+from clineval.config.locate import available
+from clineval.errors import ConfigError
 
 if TYPE_CHECKING:
     from omegaconf import DictConfig

@@ -9,9 +9,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from clineval.io import DataError, open_text, read_json
-
-Record = dict[str, Any]
+from clineval.io import DataError, Record, open_text, read_json
 
 
 @dataclass(frozen=True)

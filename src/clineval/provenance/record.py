@@ -10,7 +10,7 @@ Every step writes a record beside its artifacts (``docs/reproducibility.md`` lis
 ``inputs`` are the files the step read (the identity is recorded by its hash), ``outputs`` the
 files it wrote other than the record itself. The records let ``clineval audit`` walk a table
 back to its data by hashes and let the workflow tell pulled artifacts from stale ones
-(:mod:`clineval.provenance.settle`). They hold hashes, settings and counts, never prompt or
+(:mod:`clineval.workflow.settle`). They hold hashes, settings and counts, never prompt or
 patient text, and never a secret.
 """
 
@@ -20,16 +20,14 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
-from clineval.io import DataError, read_json, write_json
+from clineval.io import DataError, Record, read_json, write_json
 from clineval.provenance.filehash import FileHashCache
 from clineval.provenance.hashing import sha256_file
 from clineval.provenance.location import located, portable
 
 SCHEMA = "clineval.provenance/1"
-KINDS = ("demo", "data", "model", "requests", "generation", "scores", "table", "figure",
-         "report")
-
-Record = dict[str, Any]
+KINDS = ("demo", "data", "scoring_input", "model", "requests", "generation", "scores", "table",
+         "figure", "report")
 
 
 def file_entry(path: Path, hashes: Callable[[Path], str | None] | None = None) -> dict[str, str]:

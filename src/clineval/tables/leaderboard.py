@@ -18,11 +18,11 @@ from fnmatch import fnmatchcase
 from statistics import mean
 from typing import Any
 
+from clineval.io import Record
 from clineval.metrics.bootstrap import percentile_interval
 from clineval.tables.format import SMOKE_MARK, fmt, smoke_note
 from clineval.tables.render import Block, Table
 
-Record = dict[str, Any]
 #: The ``layout`` of a leaderboard spec; also the leaderboard's section of the reports.
 LAYOUT = "leaderboard"
 

@@ -16,11 +16,11 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from clineval.io import Record
 from clineval.metrics.bootstrap import BootstrapSettings
 from clineval.metrics.significance import CORRECTIONS
 from clineval.tables.format import fmt
 
-Record = dict[str, Any]
 UNCERTAINTY = ("se", "ci", "both", "none")
 _COMPARISON_KEYS = ("pairs", "reference", "metrics", "correction")
 

@@ -18,7 +18,7 @@ watched files are unchanged, and makes (and stores) a new one otherwise.
 An entry is JSON (``results/identity/plans/<key>.json`` in the results root, whichever grid's
 folders it plans: :mod:`clineval.config.roots`; the newest :data:`KEEP` kept), written
 atomically; one that cannot be read is made again. It also holds the plan's settle jobs
-(:func:`clineval.provenance.settle.jobs`), whose paths take a third of a large plan's making.
+(:func:`clineval.workflow.settle.jobs`), whose paths take a third of a large plan's making.
 """
 
 from __future__ import annotations
@@ -42,7 +42,7 @@ from clineval.config.compose import parse_overrides
 from clineval.config.plan import Cell, Plan, build_plan, file_hash_memo
 from clineval.config.presets import scoring_judges
 from clineval.io import write_text
-from clineval.provenance.settle import Job, jobs
+from clineval.workflow.settle import Job, jobs
 
 log = logging.getLogger("clineval")
 #: Version of the entry layout: bump when it changes.

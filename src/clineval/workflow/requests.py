@@ -13,20 +13,17 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
-from typing import Any
 
 from clineval.benchmarks import get_benchmark
 from clineval.benchmarks.base import Benchmark
 from clineval.config import slices
 from clineval.inference.context import TruncationPolicy, fit_to_context
-from clineval.io import read_identity, read_jsonl, write_jsonl
+from clineval.io import Record, read_identity, read_jsonl, write_jsonl
 from clineval.provenance.hashing import sha256_obj
 from clineval.provenance.record import FileHashes, make_record, write_record
 from clineval.workflow.progress import progress
 
 log = logging.getLogger("clineval")
-
-Record = dict[str, Any]
 
 
 def fit_requests(

@@ -18,12 +18,11 @@ import numpy as np
 
 from clineval.benchmarks import get_benchmark
 from clineval.benchmarks.base import scored_rows
+from clineval.io import Record
 from clineval.metrics.bootstrap import BootstrapSettings, Statistic, percentile_interval, resamples
 from clineval.metrics.paired import mcnemar_exact, paired_bootstrap, shared_ids
 from clineval.metrics.significance import adjust
 from clineval.workflow.progress import progress
-
-Record = dict[str, Any]
 
 
 def statistic(benchmark: str, task: Record, rows: Sequence[Record]) -> Statistic:

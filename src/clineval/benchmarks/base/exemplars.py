@@ -10,11 +10,9 @@ import hashlib
 import re
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any
 
 from clineval.benchmarks.base.sources import require
-
-Record = dict[str, Any]
+from clineval.io import Record
 
 
 def rank(key: str, seed: int) -> str:

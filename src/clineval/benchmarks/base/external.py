@@ -14,9 +14,7 @@ from typing import Any
 
 from clineval.config.locate import add_conf_argument, find_conf
 from clineval.errors import ConfigError, DataError
-from clineval.io import read_jsonl
-
-Record = dict[str, Any]
+from clineval.io import Record, read_jsonl
 
 
 def add_arguments(parser: argparse.ArgumentParser, benchmark: str) -> None:

@@ -14,10 +14,10 @@ from pathlib import Path
 from typing import Any
 
 from clineval.errors import ConfigError
+from clineval.io import Record
 from clineval.provenance.hashing import sha256_obj
 from clineval.provenance.location import located
 
-Record = dict[str, Any]
 _ENGINES: dict[str, Any] = {}
 
 

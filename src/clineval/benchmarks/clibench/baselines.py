@@ -5,11 +5,10 @@ answers the training pool's most frequent codes of the task, as many as its mean
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
 
 from clineval.errors import ConfigError
+from clineval.io import Record
 
-Record = dict[str, Any]
 BASELINES = ("oracle", "frequency")
 
 

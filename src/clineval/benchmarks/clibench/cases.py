@@ -15,12 +15,12 @@ from collections import Counter, defaultdict
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
-from typing import Any
 
 import pandas as pd
 
 from clineval.benchmarks.base.exemplars import pick
 from clineval.errors import ConfigError, DataError
+from clineval.io import Record
 from clineval.metrics.ontologies import atc, icd10cm, loinc
 from clineval.mimic import sections
 from clineval.mimic.dictionaries import read_d_icd, read_d_labitems
@@ -29,7 +29,6 @@ from clineval.mimic.mimic4 import integers, read_chunks, read_table, times, uniq
 
 from . import sampling
 
-Record = dict[str, Any]
 #: Data settings and their defaults (the paper's choices; ``code``: the public code's).
 DEFAULTS: Record = {
     "first_batch": "paper",       # paper: first timestamp within 24 h | code: 2 h or 24 h rule

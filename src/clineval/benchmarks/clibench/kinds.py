@@ -9,10 +9,10 @@ from pathlib import Path
 from typing import Any
 
 from clineval.errors import ConfigError
+from clineval.io import Record
 from clineval.metrics.code_mapping import CodeSystem
 from clineval.metrics.ontologies import atc, icd10cm, icd10pcs, loinc, systems
 
-Record = dict[str, Any]
 KINDS = ("diagnoses", "procedures", "labs", "prescriptions")
 
 

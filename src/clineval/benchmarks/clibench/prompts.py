@@ -10,12 +10,10 @@ request.
 
 from __future__ import annotations
 
-from typing import Any
-
 from clineval.benchmarks.base import request_record
 from clineval.benchmarks.base.prompts import fill
+from clineval.io import Record
 
-Record = dict[str, Any]
 #: Truncatable segments, in prompt order.
 SEGMENTS = ("record", "radiology", "labs")
 FIELD = "inputs"

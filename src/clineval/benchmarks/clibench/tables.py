@@ -9,16 +9,15 @@ holds. Column labels are flat ("Chapter F1"); values on the paper's 0-100 scale.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
 from clineval.errors import ConfigError
+from clineval.io import Record
 from clineval.metrics import hierarchical
 from clineval.tables.format import SMOKE_MARK, fmt, smoke_note
 from clineval.tables.render import Block, Table
 
 from . import kinds
 
-Record = dict[str, Any]
 MODE_TITLES = {"zero_shot": "Zero-shot (the paper's setting)", "cot": "Zero-shot chain of thought",
                "one_shot": "One-shot (one exemplar admission from the training pool)"}
 LAYOUTS = ("clibench_table3", "clibench_table4", "clibench_full", "clibench_breakdown")

@@ -17,8 +17,8 @@ from collections.abc import Callable
 from typing import Any
 
 from clineval.benchmarks.clue.prompts import reference_text
+from clineval.io import Record
 
-Record = dict[str, Any]
 BASELINES = ("paper", "random_choice", "input", "random_codes")
 _INPUT_FIELDS = {
     "meqsum": ("question",),

@@ -1,4 +1,4 @@
-"""What every CLUE loader shares: the record type and the settings that name files.
+"""What every CLUE loader shares: the settings that name files (rows are ``clineval.io.Record``).
 
 Each dataset has its own module (``loaders_mednli``, ``loaders_meqsum``,
 ``loaders_problem_summary``, ``loaders_medisum``, ``longhealth``) with one ``load_*`` function:
@@ -8,10 +8,6 @@ train split takes its exemplars out of the evaluated file
 """
 
 from __future__ import annotations
-
-from typing import Any
-
-Record = dict[str, Any]
 
 
 def setting(task: str, key: str) -> str:

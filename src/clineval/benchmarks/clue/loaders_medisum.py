@@ -32,8 +32,8 @@ from typing import Any
 
 from clineval.benchmarks.base.exemplars import hold_out, rank, slug
 from clineval.benchmarks.base.sources import require
-from clineval.benchmarks.clue.loaders import Record, setting
-from clineval.io import DataError, open_text
+from clineval.benchmarks.clue.loaders import setting
+from clineval.io import DataError, Record, open_text
 from clineval.mimic.hosp import Diagnosis, read_diagnoses_icd, read_icd9_gem
 from clineval.mimic.notes import has_patient_letter, read_discharge, split_patient_letter
 

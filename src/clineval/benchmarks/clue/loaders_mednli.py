@@ -10,8 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from clineval.benchmarks.base.exemplars import rank, split_with_exemplars
-from clineval.benchmarks.clue.loaders import Record
-from clineval.io import DataError, read_jsonl
+from clineval.io import DataError, Record, read_jsonl
 
 LABELS = ("entailment", "neutral", "contradiction")
 TASK = "mednli"

@@ -13,8 +13,8 @@ import pandas as pd
 
 from clineval.benchmarks.base.exemplars import hold_out, slug
 from clineval.benchmarks.base.sources import require
-from clineval.benchmarks.clue.loaders import Record, setting
-from clineval.io import DataError
+from clineval.benchmarks.clue.loaders import setting
+from clineval.io import DataError, Record
 
 COLUMNS = ("File", "CHQ", "Summary")
 TASK = "meqsum"

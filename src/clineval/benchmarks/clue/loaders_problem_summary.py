@@ -13,8 +13,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from clineval.benchmarks.base.exemplars import pick, slug, split_with_exemplars
-from clineval.benchmarks.clue.loaders import Record
 from clineval.errors import DataError
+from clineval.io import Record
 from clineval.validate import Unique, read_csv
 
 TASK = "problem_summary"

@@ -26,8 +26,8 @@ from typing import Any
 
 from clineval.benchmarks.base.exemplars import slug
 from clineval.benchmarks.base.sources import require
-from clineval.benchmarks.clue.loaders import Record, setting
-from clineval.io import DataError, read_json
+from clineval.benchmarks.clue.loaders import setting
+from clineval.io import DataError, Record, read_json
 
 LETTERS = ("A", "B", "C", "D", "E")
 NOT_ANSWERABLE = "The provided documents do not contain the information needed to answer this."

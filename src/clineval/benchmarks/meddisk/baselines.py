@@ -13,8 +13,8 @@ from collections.abc import Callable
 from typing import Any
 
 from clineval.benchmarks.base.exemplars import rank
+from clineval.io import Record
 
-Record = dict[str, Any]
 BASELINES = ("oracle", "constant", "swap")
 _NONE = {"zh": "无", "en": "none"}
 _SEPARATOR = {"zh": "；", "en": "; "}

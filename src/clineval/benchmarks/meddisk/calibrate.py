@@ -17,13 +17,11 @@ import json
 import math
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
 
 from clineval.benchmarks.meddisk.aggregate import METRICS, tier
 from clineval.errors import DataError
-from clineval.io import read_jsonl, write_json
+from clineval.io import Record, read_jsonl, write_json
 
-Record = dict[str, Any]
 KINDS = ("enumerated", "declarative")
 
 

@@ -18,9 +18,9 @@ from clineval.benchmarks.base.exemplars import pick
 from clineval.benchmarks.meddisk.aspects import Aspect, registry, selected
 from clineval.benchmarks.meddisk.kb import Disease, load_kb
 from clineval.errors import DataError
+from clineval.io import Record
 
 log = logging.getLogger("clineval")
-Record = dict[str, Any]
 #: The paper's demonstrations per prompt.
 PAPER_DEMOS = 5
 

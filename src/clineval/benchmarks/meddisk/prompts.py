@@ -22,8 +22,8 @@ from clineval.benchmarks.base import request_record
 from clineval.benchmarks.base.exemplars import exemplar_count
 from clineval.benchmarks.base.prompts import fill
 from clineval.benchmarks.meddisk.derive import PAPER_DEMOS
+from clineval.io import Record
 
-Record = dict[str, Any]
 KINDS = ("instruction", "completion")
 #: The MedDisK prompt of each model prompt kind (``prompt.kind: auto``).
 BY_MODEL = {"chat": "instruction", "completion": "completion"}

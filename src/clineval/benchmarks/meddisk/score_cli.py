@@ -19,7 +19,6 @@ import argparse
 import json
 import re
 from pathlib import Path
-from typing import Any
 
 from clineval.benchmarks.base.external import add_conf_argument, task_settings
 from clineval.benchmarks.meddisk import scoring
@@ -27,10 +26,9 @@ from clineval.benchmarks.meddisk.aspects import registry, selected
 from clineval.benchmarks.meddisk.derive import example, examples_of
 from clineval.benchmarks.meddisk.kb import load_kb
 from clineval.errors import ConfigError, DataError
-from clineval.io import read_jsonl
+from clineval.io import Record, read_jsonl
 from clineval.metrics.overlap import has_cjk
 
-Record = dict[str, Any]
 LANGUAGES = ("zh", "en")
 _LATIN = re.compile("[A-Za-z]")
 

@@ -11,14 +11,12 @@ mean is higher.
 
 from __future__ import annotations
 
-from typing import Any
-
 from clineval.benchmarks.meddisk.aspects import registry
+from clineval.io import Record
 from clineval.metrics.significance import adjust, welch
 from clineval.tables.format import SMOKE_MARK, fmt, smoke_note
 from clineval.tables.render import Block, Table
 
-Record = dict[str, Any]
 MODE_TITLES = {"one_shot": "five demonstrations (the paper's setting)",
                "zero_shot": "no demonstrations (not the paper's setting)"}
 _TEST_FIELDS = ("t", "df", "p", "mean_a", "mean_b", "n_a", "n_b")

@@ -10,12 +10,11 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
 
 from clineval.benchmarks.medeval.codes import render_codes
 from clineval.benchmarks.medeval.prompts import answer_text
+from clineval.io import Record
 
-Record = dict[str, Any]
 BASELINES = ("oracle", "lower_bound")
 
 

@@ -23,8 +23,8 @@ from clineval.benchmarks.medeval.formats import (
     AMBIGUOUS_LABELS,
     domain_group,
 )
+from clineval.io import Record
 
-Record = dict[str, Any]
 log = logging.getLogger("clineval")
 SENTENCE_TASKS = ("abnormality", "ambiguity", "rewriting")
 REPORT_TASKS = ("codes", "summarization")

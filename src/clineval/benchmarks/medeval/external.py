@@ -12,14 +12,12 @@ from __future__ import annotations
 import argparse
 import json
 from pathlib import Path
-from typing import Any
 
 from clineval.benchmarks.base import external
 from clineval.benchmarks.medeval import examples as task_examples
 from clineval.benchmarks.medeval import scoring, sources
 from clineval.benchmarks.medeval.examples import SENTENCE_TASKS
-
-Record = dict[str, Any]
+from clineval.io import Record
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

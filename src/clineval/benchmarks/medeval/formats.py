@@ -27,9 +27,9 @@ from pathlib import Path
 from typing import Any
 
 from clineval.errors import DataError
+from clineval.io import Record
 from clineval.mimic.csvfile import read_rows
 
-Record = dict[str, Any]
 FORMAT_VERSION = "1"
 SENTENCES_FORMAT = f"medeval-sentences/{FORMAT_VERSION}"
 REPORTS_FORMAT = f"medeval-reports/{FORMAT_VERSION}"

@@ -15,12 +15,11 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
-from typing import Any
 
 from clineval.errors import DataError
+from clineval.io import Record
 from clineval.mimic.csvfile import read_rows
 
-Record = dict[str, Any]
 WHERE = ("PhysioNet MIMIC-CXR 2.0.0 (credentialed; reports and cxr-study-list.csv.gz): "
          "https://physionet.org/content/mimic-cxr/2.0.0/")
 CHEXPERT_WHERE = ("PhysioNet MIMIC-CXR-JPG 2.0.0 (credentialed; mimic-cxr-2.0.0-chexpert.csv.gz): "

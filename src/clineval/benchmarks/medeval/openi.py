@@ -11,12 +11,11 @@ from __future__ import annotations
 
 import xml.etree.ElementTree as ET
 from pathlib import Path
-from typing import Any
 
 from clineval.errors import DataError
+from clineval.io import Record
 from clineval.mimic.csvfile import read_rows
 
-Record = dict[str, Any]
 WHERE = ("Open-i, Indiana University chest X-ray collection (CC BY-NC-ND 4.0): "
          "https://openi.nlm.nih.gov/faq (NLMCXR_reports.tgz), or its common CSV "
          "indiana_reports.csv")

@@ -16,16 +16,14 @@ flag is not used: the paper asks for direct answers only.
 
 from __future__ import annotations
 
-from typing import Any
-
 from clineval.benchmarks.base import request_record
 from clineval.benchmarks.base.exemplars import exemplar_count
 from clineval.benchmarks.base.prompts import fill
 from clineval.benchmarks.medeval.codes import render_codes
 from clineval.benchmarks.medeval.examples import PAPER_SHOTS
 from clineval.errors import ConfigError
+from clineval.io import Record
 
-Record = dict[str, Any]
 PARTS = ("instruction", "examples_intro", "exemplar", "question", "input")
 
 

@@ -18,8 +18,8 @@ from clineval.benchmarks.medeval import formats, mimic_cxr, openi, synthetic
 from clineval.benchmarks.medeval.examples import SENTENCE_TASKS, TASKS
 from clineval.benchmarks.medeval.splits import PAPER_RATIO, assign_splits
 from clineval.errors import ConfigError, DataError
+from clineval.io import Record
 
-Record = dict[str, Any]
 BENCHMARK = "MedEval"
 FORMAT_WHERE = ("your own labelled data in MedEval's input format (docs/medeval.md; the VA "
                 "data of the paper is not public)")

@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
 from clineval.benchmarks.base.exemplars import rank
 from clineval.errors import ConfigError
+from clineval.io import Record
 
-Record = dict[str, Any]
 PAPER_RATIO = (7, 1, 2)
 
 

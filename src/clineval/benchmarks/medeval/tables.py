@@ -20,15 +20,14 @@ Acc", ...); ``–`` marks a value not run, ``n/a`` one that could not be compute
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
 from clineval.benchmarks.medeval import aggregate
 from clineval.benchmarks.medeval.formats import CHEST, MISC
 from clineval.errors import ConfigError
+from clineval.io import Record
 from clineval.tables.format import SMOKE_MARK, fmt, smoke_note
 from clineval.tables.render import Block, Table
 
-Record = dict[str, Any]
 GROUP_LABEL = {CHEST: "Chest", MISC: "Misc."}
 MODE_TITLES = {
     "zero_shot": "Zero-shot",

@@ -5,6 +5,7 @@ reported (the file, what was recorded, what is there now):
 
     table files ← table record ← score summaries ← score records ← generations ← requests ←
     derived data ← source files
+                                                   score records ← files derived for scoring
 
 A link holds when the downstream record names the plan's identity for its artifact and the
 sha256 it recorded for each file equals the file's sha256 now. Then the scores are recomputed
@@ -123,6 +124,11 @@ def _check_cell(
                      f"scores {key}", hashes)
     for role, path in plan.scoring_inputs(cell.task).items():
         _expect(scores, "inputs", role, path, f"scores {key} ← scoring inputs")
+    for role in plan.derived_inputs(cell.task):
+        what = f"scores {key} ← {role} of {cell.task}"
+        record_path = plan.record_file("scoring_input", f"{cell.task}/{role}")
+        derived = _record(record_path, ids[f"inputs/{cell.task}/{role}"]["sha"], what, hashes)
+        _files(derived, "outputs", record_path, what, hashes)
     _expect(scores, "outputs", "summary", summary_path, f"scores {key}")
     _files(scores, "outputs", plan.record_file("scores", key), f"scores {key}", hashes)
     generations = plan.artifact("generations", cell)

@@ -57,6 +57,8 @@ def jobs(plan: Plan) -> Iterator[Job]:
             yield Job(f"build {model}", [plan.identity_file("models", model)],
                       [record.parent / "config.json", record],
                       [(record, plan.identities[f"models/{model}"]["sha"])])
+    for bench in plan.benchmarks:
+        yield from _derived_inputs_job(plan, bench)
     for model, bench in plan.groups():
         yield _requests_job(plan, model, bench)
     for model in sorted({c.model for c in plan.cells}):
@@ -88,6 +90,23 @@ def jobs(plan: Plan) -> Iterator[Job]:
                              *figures.values()],
                   [plan.report_file(), record],
                   [(record, plan.identities["report/index"]["sha"])])
+
+
+def _derived_inputs_job(plan: Plan, bench: str) -> Iterator[Job]:
+    """The benchmark's job that derives files from its scoring inputs, if it has any."""
+    found = [(task, role, path) for task in plan.benchmark_tasks(bench)
+             for role, path in sorted(plan.derived_inputs(task).items())]
+    if not found:
+        return
+    records = [(plan.record_file("scoring_input", f"{t}/{r}"),
+                plan.identities[f"inputs/{t}/{r}"]["sha"]) for t, r, _ in found]
+    yield Job(
+        f"derive scoring inputs {bench}",
+        [*(plan.identity_file("inputs", t, r) for t, r, _ in found),
+         *(p for t, _, _ in found for p in plan.named_scoring_inputs(t).values())],
+        [*(p for _, _, p in found), *(record for record, _ in records)],
+        records,
+    )
 
 
 def _requests_job(plan: Plan, model: str, bench: str) -> Job:
