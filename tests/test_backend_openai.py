@@ -396,9 +396,9 @@ def test_openai_config_errors_are_specific():
     }
     validate_model("x", base)
     cases = [
-        ({"api": {"base_url": "http://h/v1"}}, r"models\.x\.api: required key 'model'"),
-        ({"api": {**base["api"], "key": "sk-..."}}, r"unknown key\(s\) in models\.x\.api 'key'"),
-        ({"client": {"retries": 3}}, r"models\.x\.client 'retries'.*max_attempts"),
+        ({"api": {"base_url": "http://h/v1"}}, r"models\.x\.api\.model: required key is missing"),
+        ({"api": {**base["api"], "key": "sk-..."}}, r"models\.x\.api\.key: unknown key"),
+        ({"client": {"retries": 3}}, r"models\.x\.client\.retries: unknown key.*max_attempts"),
         ({"access": {}}, r"models\.x\.access\.allow_credentialed_data must be true or false"),
         ({"path": "/models/m"}, r"models\.x: key\(s\) path do not apply to a openai model"),
     ]

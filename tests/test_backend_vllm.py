@@ -331,11 +331,12 @@ def test_vllm_config_keys_are_checked():
         ({"context": {}}, r"models\.m\.context: required key 'max_model_len'"),
         (
             {"engine": {"tp": 2}},
-            r"unknown key\(s\) in models\.m\.engine 'tp'.*tensor_parallel_size",
+            r"models\.m\.engine\.tp: unknown key; valid keys: .*tensor_parallel_size",
         ),
         ({"path": None}, r"models\.m: a vllm model needs `path`"),
         ({"api": {"base_url": "x"}}, r"key\(s\) api do not apply to a vllm model"),
-        ({"sampling": {"temperature": 0, "seed": 0}}, r"sampling: required key 'max_tokens'"),
+        ({"sampling": {"temperature": 0, "seed": 0}},
+         r"models\.m\.sampling\.max_tokens: required key is missing"),
     ]
     for change, message in cases:
         with pytest.raises(ConfigError, match=message):

@@ -122,14 +122,18 @@ def test_without_the_check_the_data_job_fails_with_the_same_message_last(tmp_pat
 
 
 def test_a_failing_step_ends_the_console_output_with_its_message(tmp_path):
-    # an unknown calculator fails in the demo's derive job (the plan accepts the list)
+    # a broken official exemplar file fails in the demo's derive job (the data check reads
+    # the sources of official tasks only)
+    broken = tmp_path / "exemplars.json"
+    broken.write_text("{not json", encoding="utf-8")
     grid = GRID.replace("tasks.medcalc.data.source=official",
-                        "tasks.medcalc.data.demo.calculators=[2,9999]")
-    done = snakemake(tmp_path, "all_tables", overrides=grid)
+                        "tasks.medcalc.exemplars.source=official "
+                        f"tasks.medcalc.exemplars.official_path={broken}")
+    done = snakemake(tmp_path / "work", "all_tables", overrides=grid)
     assert done.returncode != 0
     tail = done.stderr.strip().splitlines()[-6:]
-    assert any(line.startswith("clineval: derive_demo_medcalc failed: UnknownCalculator: ")
-               and "9999" in line and "medcalc.derive.log" in line for line in tail), tail
+    assert any(line.startswith(f"clineval: derive_demo_medcalc failed: {broken}, ")
+               and "medcalc.derive.log" in line for line in tail), tail
 
 
 def test_short_messages_read_snakemake_log_and_job_logs(tmp_path):

@@ -102,7 +102,8 @@ def test_a_scoring_setting_rescores_without_regenerating(tmp_path):
 
 
 def test_unknown_data_key_names_the_task_and_what_is_allowed(tmp_path):
-    with pytest.raises(ConfigError, match=r"tasks\.clue_meqsum\.data .*allowed: .*path"):
+    with pytest.raises(ConfigError, match=r"tasks\.clue_meqsum\.data\.paht: unknown key .*"
+                                          r"valid keys: .*path"):
         plan(tmp_path, "+tasks.clue_meqsum.data.paht=/x.xlsx")
 
 

@@ -79,7 +79,8 @@ def test_selected_tables_keep_their_cells_and_unknown_ones_are_listed(tmp_path):
     with pytest.raises(ConfigError, match=r"unknown table\(s\) in grid.select.tables 'table9'; "
                                           r"tables in this grid: clibench_table3, "):
         plan(tmp_path, "grid.select.tables=[table9]")
-    with pytest.raises(ConfigError, match=r"unknown key.*grid\.select; allowed: models, tasks"):
+    with pytest.raises(ConfigError, match=r"grid\.select\.benchmarks: unknown key .*; valid "
+                                          r"keys: figures, models, modes, tables, tasks"):
         plan(tmp_path, "+grid.select.benchmarks=[medcalc]")
 
 

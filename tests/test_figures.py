@@ -187,8 +187,8 @@ def plan(tmp_path: Path, *overrides: str):
 
 @pytest.mark.parametrize(("override", "message"), [
     ("figures.clue_levels.kind=pie",
-     r"figures\.clue_levels\.kind: 'pie' is not a figure kind; kinds: bars, heatmap, levels, "
-     r"levels_scatter, modes"),
+     r"figures\.clue_levels\.kind='pie': unknown value .*; valid figure kinds: bars, heatmap, "
+     r"levels, levels_scatter, modes"),
     ("figures.clue_bars.tables=[clue_table9]",
      r"figures\.clue_bars\.tables: unknown table\(s\) clue_table9; tables in this grid: "
      r"clibench_table3, "),
@@ -196,8 +196,9 @@ def plan(tmp_path: Path, *overrides: str):
      r"unknown figure\(s\) in grid\.select\.figures 'pie_chart'; figures in this grid: "
      r"clibench_bars, "),
     ("figures.clue_bars.models=[gpt9]", r"figures\.clue_bars\.models: unknown model\(s\) gpt9"),
-    ("~figures.clue_bars.metric", r"figures\.clue_bars: required key 'metric' is missing"),
-    ("+figures.clue_bars.colour=red", r"figures\.clue_bars: unknown key\(s\) colour for kind"),
+    ("~figures.clue_bars.metric", r"figures\.clue_bars\.metric: required key is missing"),
+    ("+figures.clue_bars.colour=red", r"figures\.clue_bars\.colour: unknown key .*; valid keys: "
+                                      r"caption, kind, metric,"),
     ("figures.clibench_levels.metric=f1", r"figures\.clibench_levels\.metric: .*\{level\}"),
 ])
 def test_invalid_figure_specs_are_refused_with_the_choices(tmp_path, override, message):

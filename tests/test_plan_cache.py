@@ -11,9 +11,9 @@ from pathlib import Path
 import pytest
 
 from clineval.config.plan import Plan, build_plan
-from clineval.provenance.settle import jobs
 from clineval.workflow import plan_cache
 from clineval.workflow.plan_cache import load_plan, plan_key
+from clineval.workflow.settle import jobs
 
 REPO = Path(__file__).resolve().parents[1]
 SMALL = ("grid.select.models=[oracle,constant] grid.select.tasks=[medcalc] "
@@ -57,11 +57,12 @@ def test_a_second_start_reuses_the_plan_and_it_equals_a_fresh_one(work: Path) ->
 def test_a_conf_edit_makes_a_new_plan(work: Path) -> None:
     before = load_plan(work / "conf", SMALL)
     mode = work / "conf/mode/cot.yaml"
-    mode.write_text(mode.read_text(encoding="utf-8") + "\nextra_note: changed\n",
-                    encoding="utf-8")
+    text = mode.read_text(encoding="utf-8")
+    mode.write_text(text.replace("description: zero-shot chain of thought",
+                                 "description: changed"), encoding="utf-8")
     after = load_plan(work / "conf", SMALL)
     assert not after.cached
-    assert after.plan.cfg["modes"]["cot"]["extra_note"] == "changed"
+    assert after.plan.cfg["modes"]["cot"]["description"] == "changed"
     changed = {k for k in after.plan.identities
                if after.plan.identities[k]["sha"] != before.plan.identities[k]["sha"]}
     downstream = ("tables/", "figures/", "report/")

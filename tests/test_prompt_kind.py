@@ -46,7 +46,8 @@ def test_validation_names_the_key():
              "sampling": {"temperature": 0, "max_tokens": 5, "seed": 0},
              "api": {"base_url": "http://h", "model": "m"},
              "access": {"allow_credentialed_data": False}}
-    with pytest.raises(ConfigError, match=r"prompt_kind='base'; kinds: auto, chat, completion"):
+    with pytest.raises(ConfigError, match=r"prompt_kind='base': unknown value; valid prompt "
+                                          r"kinds: auto, chat, completion"):
         validate_model("x", {**model, "prompt_kind": "base"})
     with pytest.raises(ConfigError, match=r"prompt_kind=completion: the openai backend"):
         validate_model("x", {**model, "prompt_kind": "completion"})

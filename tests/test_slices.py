@@ -51,12 +51,12 @@ def test_a_task_limit_overrides_the_model_limit(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize(("slices", "message"), [
     ("{gpt9: {limit: 5}}", "grid.slices.gpt9: no model 'gpt9'"),
-    ("{oracle: {limt: 5}}", "unknown key(s) ['limt'] in grid.slices.oracle"),
+    ("{oracle: {limt: 5}}", "grid.slices.oracle.limt: unknown key"),
     ("{oracle: {limit: 0}}", "grid.slices.oracle.limit=0"),
     ("{oracle: {limit: abc}}", "grid.slices.oracle.limit='abc'"),
     ("{oracle: {tasks: {medcalk: {limit: 2}}}}", "grid.slices.oracle.tasks.medcalk: no task"),
     ("{oracle: {tasks: {medcalc: {limit: 2, modes: [cot]}}}}",
-     "unknown key(s) ['modes'] in grid.slices.oracle.tasks.medcalc"),
+     "grid.slices.oracle.tasks.medcalc.modes: unknown key"),
 ])
 def test_bad_slices_stop_the_plan(tmp_path: Path, slices: str, message: str) -> None:
     with pytest.raises(ConfigError) as err:

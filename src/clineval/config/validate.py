@@ -1,65 +1,26 @@
-"""Check a composed config before any job runs; every message lists what exists."""
+"""Check a composed config before any job runs; every message lists what exists.
+
+First every setting against its schema (:mod:`clineval.config.schema`: unknown keys, types,
+ranges, choices), then what schemas cannot say: names that must exist in the grid (modes of a
+task, tasks of a table, models of a selection), rules between keys, and data access.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from clineval.benchmarks import BENCHMARKS
 from clineval.config.compose import ConfigError, available
-from clineval.config.prompt_kind import KINDS as PROMPT_KINDS
+from clineval.config.schema import SettingError, check_model, check_settings, message
 from clineval.config.slices import validate_slices
 from clineval.figures import spec as figure_spec
-from clineval.inference.openai_backend import CLIENT_DEFAULTS
-from clineval.inference.vllm_backend import ENGINE_DEFAULTS as VLLM_ENGINE_DEFAULTS
 from clineval.tables import statistics
 
-BACKENDS = ("baseline", "transformers", "vllm", "openai")
 #: Backends that send prompts to a server: they must say whether credentialed data may go there.
 REMOTE_BACKENDS = ("openai",)
-MODEL_KEYS = {
-    "id",
-    "revision",
-    "backend",
-    "display_name",
-    "size",
-    "smoke",
-    "path",
-    "build",
-    "context",
-    "sampling",
-    "engine",
-    "api",
-    "client",
-    "baseline",
-    "resources",
-    "access",
-    "prompt_kind",
-}
-MODEL_REQUIRED = ("id", "revision", "backend", "display_name")
-SAMPLING_KEYS = {
-    "temperature",
-    "top_p",
-    "top_k",
-    "max_tokens",
-    "seed",
-    "repetition_penalty",
-    "stop",
-    "json_schema",
-}
 #: Sampling keys a backend does not implement (refused rather than silently ignored).
 SAMPLING_UNSUPPORTED = {"transformers": {"stop", "json_schema"}}
-CONTEXT_KEYS = {"max_model_len", "truncation", "chars_per_token"}
-ENGINE_KEYS = {
-    "transformers": {"device", "dtype", "batch_size"},
-    "vllm": set(VLLM_ENGINE_DEFAULTS),
-}
-API_KEYS = {"base_url", "model", "api_key_env"}
-ACCESS_KEYS = {"allow_credentialed_data"}
-TASK_REQUIRED = ("benchmark", "display_name", "version", "modes", "data")
-MODE_REQUIRED = ("description", "reasoning", "exemplars")
-TABLE_REQUIRED = ("title", "caption", "layout", "modes")
 
 
 def _names(kind: str, names: Iterable[str]) -> str:
@@ -79,14 +40,6 @@ def _require(where: str, section: Mapping[str, Any], keys: Iterable[str]) -> Non
             raise ConfigError(f"{where}: required key {key!r} is missing or null")
 
 
-def _section(where: str, model: Mapping[str, Any], key: str, allowed: set[str]) -> dict[str, Any]:
-    section = model.get(key) or {}
-    if not isinstance(section, Mapping):
-        raise ConfigError(f"{where}.{key} must be a mapping, got {section!r}")
-    _unknown(f"key(s) in {where}.{key}", section, allowed, _names("allowed", allowed))
-    return dict(section)
-
-
 def _forbid(where: str, model: Mapping[str, Any], backend: str, keys: Iterable[str]) -> None:
     given = sorted(k for k in keys if model.get(k) is not None)
     if given:
@@ -94,23 +47,18 @@ def _forbid(where: str, model: Mapping[str, Any], backend: str, keys: Iterable[s
 
 
 def validate_model(name: str, model: Mapping[str, Any]) -> None:
+    """A model config: its schema (that of its backend), then the rules between its keys."""
     where = f"models.{name}"
-    _unknown(f"key(s) in {where}", model, MODEL_KEYS, _names("allowed keys", MODEL_KEYS))
-    _require(where, model, MODEL_REQUIRED)
+    try:
+        check_model(where, model)
+    except SettingError as err:
+        raise ConfigError(message(err)) from None
     backend = model["backend"]
-    if backend not in BACKENDS:
-        raise ConfigError(
-            f"{where}.backend={backend!r} is not available; {_names('backends', BACKENDS)}"
-        )
-    access = _section(where, model, "access", ACCESS_KEYS)
-    if model.get("prompt_kind", "auto") not in PROMPT_KINDS:  # config/prompt_kind.py
-        raise ConfigError(f"{where}.prompt_kind={model['prompt_kind']!r}; "
-                          f"{_names('kinds', PROMPT_KINDS)}")
+    access = model.get("access") or {}
     if backend == "baseline":
         _require(where, model, ("baseline",))
         return
-    context = _section(where, model, "context", CONTEXT_KEYS)
-    sampling = _section(where, model, "sampling", SAMPLING_KEYS)
+    sampling = model.get("sampling") or {}
     _require(f"{where}.sampling", sampling, ("temperature", "max_tokens", "seed"))
     _forbid(f"{where}.sampling", sampling, backend, SAMPLING_UNSUPPORTED.get(backend, ()))
     if backend in REMOTE_BACKENDS:
@@ -118,8 +66,7 @@ def validate_model(name: str, model: Mapping[str, Any]) -> None:
         if model.get("prompt_kind") == "completion":
             raise ConfigError(f"{where}.prompt_kind=completion: the {backend} backend sends "
                               "chat requests only")
-        _require(f"{where}.api", _section(where, model, "api", API_KEYS), ("base_url", "model"))
-        _section(where, model, "client", set(CLIENT_DEFAULTS))
+        _require(f"{where}.api", model.get("api") or {}, ("base_url", "model"))
         if not isinstance(access.get("allow_credentialed_data"), bool):
             raise ConfigError(
                 f"{where}.access.allow_credentialed_data must be true or false: a {backend} "
@@ -130,9 +77,8 @@ def validate_model(name: str, model: Mapping[str, Any]) -> None:
     _forbid(where, model, backend, ("api", "client"))
     if model.get("path") is None and model.get("build") is None:
         raise ConfigError(f"{where}: a {backend} model needs `path` (local weights) or `build`")
-    _section(where, model, "engine", ENGINE_KEYS[backend])
     if backend == "vllm":
-        _require(f"{where}.context", context, ("max_model_len",))
+        _require(f"{where}.context", model.get("context") or {}, ("max_model_len",))
 
 
 def _selected(cfg: Mapping[str, Any], group: str) -> list[str]:
@@ -167,7 +113,6 @@ def _check_leaderboard(where: str, table: Mapping[str, Any], shown: list[str]) -
         raise ConfigError(f"{where}.columns: a leaderboard needs columns "
                           "({label, tasks, mode, metric}, one per benchmark)")
     for i, column in enumerate(columns):
-        _require(f"{where}.columns[{i}]", column, ("label", "tasks", "mode", "metric"))
         _unknown(f"task(s) in {where}.columns[{i}].tasks", column["tasks"], shown,
                  _names(f"tasks of {where}", shown))
         if column["mode"] not in table["modes"]:
@@ -175,8 +120,11 @@ def _check_leaderboard(where: str, table: Mapping[str, Any], shown: list[str]) -
                               f"{where}.modes {list(table['modes'])}")
 
 
-def validate(cfg: Mapping[str, Any], conf_dir: Path) -> None:
-    """Raise ConfigError on the first problem; the message says what would be valid."""
+def validate(cfg: Mapping[str, Any], conf_dir: Path, overrides: Sequence[str] = ()) -> None:
+    """Raise ConfigError on the first problem; the message says what would be valid and, for a
+    setting its schema refuses, the override or file it came from (``overrides``: those the
+    config was composed with)."""
+    check_settings(cfg, conf_dir, overrides)
     for key in ("grid", "models", "tasks", "modes"):
         if not cfg.get(key):
             raise ConfigError(
@@ -187,15 +135,7 @@ def validate(cfg: Mapping[str, Any], conf_dir: Path) -> None:
     for name, model in models.items():
         validate_model(name, model)
     check_credentialed(cfg)
-    for name, mode in modes.items():
-        _require(f"modes.{name}", mode, MODE_REQUIRED)
     for name, task in tasks.items():
-        _require(f"tasks.{name}", task, TASK_REQUIRED)
-        if task["benchmark"] not in BENCHMARKS:
-            raise ConfigError(
-                f"tasks.{name}.benchmark={task['benchmark']!r} is unknown; "
-                + _names("benchmarks", BENCHMARKS)
-            )
         _unknown(
             f"mode(s) in tasks.{name}.modes",
             task["modes"],
@@ -205,10 +145,6 @@ def validate(cfg: Mapping[str, Any], conf_dir: Path) -> None:
     select = cfg["grid"].get("select") or {}
     figures = cfg.get("figures") or {}
     validate_slices(cfg)
-    unknown_select = sorted(set(select) - {"models", "tasks", "modes", "tables", "figures"})
-    if unknown_select:
-        raise ConfigError(f"unknown key(s) {', '.join(unknown_select)} in grid.select; "
-                          "allowed: models, tasks, modes, tables, figures")
     for group, defined in (("tables", tables), ("figures", figures)):
         if select.get(group) is not None:
             _unknown(f"{group[:-1]}(s) in grid.select.{group}", select[group], list(defined),
@@ -225,7 +161,6 @@ def validate(cfg: Mapping[str, Any], conf_dir: Path) -> None:
             )
     for name, table in tables.items():
         where = f"tables.{name}"
-        _require(where, table, TABLE_REQUIRED)
         if ("task" in table) == ("tasks" in table):
             raise ConfigError(f"{where} needs exactly one of 'task' (a name) or 'tasks' (a list)")
         shown = table_tasks(table)

@@ -1,4 +1,6 @@
-"""Figure specs (``conf/figure/<name>.yaml``): the keys of each kind and their checks.
+"""Figure specs (``conf/figure/<name>.yaml``): the keys of each kind, declared once as
+dataclasses (the plan checks every spec against them: config/schema/), and their checks against
+the grid's tables, models and modes.
 
 Imports no plotting library: the plan validates specs at every workflow start.
 """
@@ -6,22 +8,83 @@ Imports no plotting library: the plan validates specs at every workflow start.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
 from typing import Any
 
-#: Keys every figure spec has; ``models`` and ``modes`` are filters (null keeps all).
-COMMON_REQUIRED = ("title", "caption", "kind", "tables")
-COMMON_OPTIONAL = ("models", "modes", "size", "ylabel")
-#: Per kind: its required and optional keys beyond the common ones.
-KINDS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
-    "bars": (("metric",), ()),
-    "modes": (("metric", "modes"), ()),
-    "levels": (("metric", "levels"), ()),
-    "levels_scatter": (("x", "y"), ("value",)),
-    "heatmap": (("rows", "columns", "value"), ("panels", "range")),
-}
+from omegaconf import MISSING
+
+_POSITIVE = {"gt": 0}
+
+
+@dataclass
+class Figure:
+    """The keys every figure spec has; ``models`` and ``modes`` are filters (null keeps all)."""
+
+    title: str = MISSING
+    caption: str = MISSING
+    kind: str = field(default=MISSING, metadata={"choices": lambda: sorted(KINDS),
+                                                  "noun": "figure kinds"})
+    tables: list[str] = MISSING
+    models: list[str] | None = None
+    modes: list[str] | None = None
+    size: list[float] | None = field(default=None, metadata=_POSITIVE)  # [width, height], inches
+    ylabel: str | None = None
+
+
+@dataclass
+class Bars(Figure):
+    """Each model's ``metric`` (a column of the tables' statistics), with its interval."""
+
+    metric: str = MISSING
+
+
+@dataclass
+class Modes(Figure):
+    """``metric`` per mode, a line per model."""
+
+    metric: str = MISSING
+    modes: list[str] = MISSING
+
+
+@dataclass
+class Levels(Figure):
+    """``metric`` (naming each level as ``{level}``) per level of a hierarchy."""
+
+    metric: str = MISSING
+    levels: list[str] = MISSING
+
+
+@dataclass
+class Axis:
+    label: str = MISSING
+    where: dict[str, Any] = MISSING  # {csv column: value}: the table rows of one coordinate
+
+
+@dataclass
+class LevelsScatter(Figure):
+    """A point per model: the ``x`` rows' value against the ``y`` rows'."""
+
+    x: Axis = MISSING
+    y: Axis = MISSING
+    value: str | None = None  # the CSV column holding the values
+
+
+@dataclass
+class Heatmap(Figure):
+    """A CSV column's ``value`` over ``rows`` x ``columns`` (one panel per ``panels`` value)."""
+
+    rows: str = MISSING
+    columns: str = MISSING
+    value: str = MISSING
+    panels: str | None = None
+    range: list[float] | None = None  # [low, high] of the colour scale
+
+
+#: The figure kinds and the schema of each.
+KINDS: dict[str, type[Figure]] = {"bars": Bars, "modes": Modes, "levels": Levels,
+                                  "levels_scatter": LevelsScatter, "heatmap": Heatmap}
 #: Kinds drawn from the tables' statistics (intervals); the others read the table's CSV.
 FROM_STATS = ("bars", "modes", "levels")
-AXIS_KEYS = {"label", "where"}
 
 
 def _fail(where: str, message: str) -> None:
@@ -32,31 +95,13 @@ def _names(values: Sequence[str]) -> str:
     return ", ".join(sorted(values)) or "(none)"
 
 
-def _check_axis(where: str, axis: Any) -> None:
-    if not isinstance(axis, Mapping) or set(axis) != AXIS_KEYS:
-        _fail(where, "must be a mapping with exactly the keys label and where "
-              "(where: {csv column: value}, the table rows of one point coordinate)")
-    if not isinstance(axis["where"], Mapping) or not axis["where"]:
-        _fail(f"{where}.where", "must map at least one CSV column to a value")
-
-
 def check(where: str, spec: Mapping[str, Any], tables: Sequence[str], models: Sequence[str],
           modes: Sequence[str]) -> None:
-    """Raise ValueError naming the spec key (``where``: e.g. ``figures.clue_levels``) when the
-    spec is incomplete or names a kind, table, model or mode that does not exist."""
-    kind = spec.get("kind")
-    if kind not in KINDS:
-        _fail(f"{where}.kind", f"{kind!r} is not a figure kind; kinds: {_names(list(KINDS))}")
-    required, optional = KINDS[kind]
-    for key in (*COMMON_REQUIRED, *required):
-        if spec.get(key) is None:
-            _fail(where, f"required key {key!r} is missing or null (kind {kind})")
-    allowed = {*COMMON_REQUIRED, *COMMON_OPTIONAL, *required, *optional}
-    unknown = sorted(set(spec) - allowed)
-    if unknown:
-        _fail(where, f"unknown key(s) {', '.join(unknown)} for kind {kind}; "
-              f"allowed: {_names(list(allowed))}")
-    if not isinstance(spec["tables"], list) or not spec["tables"]:
+    """Raise ValueError naming the spec key (``where``: e.g. ``figures.clue_levels``) when a
+    spec that its schema accepts names a table, model or mode that does not exist, or has a
+    value its kind cannot draw."""
+    kind = spec["kind"]
+    if not spec["tables"]:
         _fail(f"{where}.tables", "must be a non-empty list of table names")
     missing = sorted(set(spec["tables"]) - set(tables))
     if missing:
@@ -70,10 +115,9 @@ def check(where: str, spec: Mapping[str, Any], tables: Sequence[str], models: Se
     if kind == "levels" and "{level}" not in spec["metric"]:
         _fail(f"{where}.metric", "a levels figure's metric names each level as {level}, "
               "e.g. '{level}.f1'")
-    if kind == "levels_scatter":
-        _check_axis(f"{where}.x", spec["x"])
-        _check_axis(f"{where}.y", spec["y"])
+    for axis in ("x", "y") if kind == "levels_scatter" else ():
+        if not spec[axis]["where"]:
+            _fail(f"{where}.{axis}.where", "must map at least one CSV column to a value")
     size = spec.get("size")
-    if size is not None and (len(size) != 2 or not all(isinstance(v, int | float) and v > 0
-                                                        for v in size)):
+    if size is not None and len(size) != 2:
         _fail(f"{where}.size", f"must be [width, height] in inches, got {size!r}")

@@ -27,19 +27,28 @@ import urllib.error
 import urllib.request
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
+from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from clineval.inference.base import Generation, completion_text
 
 log = logging.getLogger("clineval")
 
-CLIENT_DEFAULTS: dict[str, Any] = {
-    "concurrency": 4,
-    "max_attempts": 5,
-    "timeout_s": 120.0,
-    "backoff_s": 1.0,
-    "backoff_max_s": 60.0,
-}
+
+@dataclass
+class OpenAIClient:
+    """``client:`` of an openai model: how requests are sent (the config's schema; field
+    metadata: the valid range)."""
+
+    concurrency: int = field(default=4, metadata={"ge": 1})  # requests in flight at once
+    max_attempts: int = field(default=5, metadata={"ge": 1})
+    timeout_s: float = field(default=120.0, metadata={"gt": 0})  # per request
+    backoff_s: float = field(default=1.0, metadata={"ge": 0})  # first wait, doubling
+    backoff_max_s: float = field(default=60.0, metadata={"ge": 0})
+
+
+CLIENT_DEFAULTS: dict[str, Any] = asdict(OpenAIClient())
+
 _TRANSIENT = (
     urllib.error.URLError,
     TimeoutError,

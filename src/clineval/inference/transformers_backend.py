@@ -2,10 +2,20 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from clineval.inference.base import Generation, completion_text
+
+
+@dataclass
+class TransformersEngine:
+    """``engine:`` of a transformers model (the config's schema; field metadata: the range)."""
+
+    device: str = "cpu"  # a torch device: cpu, cuda, cuda:1, mps
+    dtype: str = "float32"  # a torch dtype name
+    batch_size: int = field(default=8, metadata={"ge": 1})  # requests per batch, by length
 
 
 class TransformersBackend:

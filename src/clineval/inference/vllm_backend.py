@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import hashlib
 import logging
+from dataclasses import asdict, dataclass, field
 from importlib import metadata
 from pathlib import Path
 from typing import Any
@@ -26,17 +27,22 @@ ENGINE_LOADS = 0
 
 log = logging.getLogger("clineval")
 
-#: Engine settings a model config may give, with the value used when it does not.
-ENGINE_DEFAULTS: dict[str, Any] = {
-    "tensor_parallel_size": 1,
-    "dtype": "auto",
-    "gpu_memory_utilization": 0.9,
-    "enable_prefix_caching": True,
-    "enforce_eager": False,
-    "max_num_seqs": 256,
-    "chat_template": None,
-    "batch_size": None,
-}
+@dataclass
+class VllmEngine:
+    """``engine:`` of a vllm model: the settings a model config may give, each with the value
+    used when it does not (the config's schema; field metadata: the valid range)."""
+
+    tensor_parallel_size: int = field(default=1, metadata={"ge": 1})
+    dtype: str = "auto"
+    gpu_memory_utilization: float = field(default=0.9, metadata={"gt": 0, "le": 1})
+    enable_prefix_caching: bool = True
+    enforce_eager: bool = False
+    max_num_seqs: int = field(default=256, metadata={"ge": 1})
+    chat_template: str | None = None  # a Jinja file replacing the model's chat template
+    batch_size: int | None = field(default=None, metadata={"ge": 1})
+
+
+ENGINE_DEFAULTS: dict[str, Any] = asdict(VllmEngine())
 
 
 class VllmBackend:

@@ -22,6 +22,7 @@ from collections.abc import Mapping
 from dataclasses import asdict, dataclass, fields
 from typing import Any
 
+from clineval.config.schema.models import Resources
 from clineval.errors import ConfigError
 
 #: Conda env file (in envs/) per backend; backends not listed use ``DEFAULT_CONDA_ENV``.
@@ -30,17 +31,9 @@ DEFAULT_CONDA_ENV = "cpu.yaml"
 
 
 @dataclass(frozen=True)
-class ModelResources:
-    """One model's request per generation job; the defaults describe a small CPU job."""
-
-    gpus: int = 0
-    gpu_model: str | None = None
-    cpus_per_gpu: int = 8
-    cpus: int = 2
-    mem_mb: int = 8000
-    runtime: int = 120
-    partition: str | None = None
-    shards: int = 1
+class ModelResources(Resources):
+    """One model's request per generation job (the keys: :class:`Resources`, the config's
+    schema); the defaults describe a small CPU job."""
 
     @classmethod
     def from_config(
@@ -63,7 +56,7 @@ class ModelResources:
                 f"allowed: {', '.join(sorted(known))}"
             )
         values = {**asdict(base), **block}
-        minimum = {"gpus": 0, "cpus_per_gpu": 1, "cpus": 1, "mem_mb": 1, "runtime": 1, "shards": 1}
+        minimum = {f.name: f.metadata["ge"] for f in fields(cls) if "ge" in f.metadata}
         for key, low in minimum.items():
             value = values[key]
             if isinstance(value, bool) or not isinstance(value, int) or value < low:

@@ -1,0 +1,58 @@
+"""Typed settings: how a benchmark declares the task and table settings it reads.
+
+A benchmark's ``settings.py`` declares its sections as dataclasses, once: ``TASK`` (the
+benchmark's own task keys: ``data``, ``scoring``, ``exemplars``, ... with their types) and
+``TABLES`` (each table layout it implements -> the layout's own keys). The plan checks every
+composed config against them before any job runs (:mod:`clineval.config.schema`): a key the
+schema lacks, a value of another type, a number out of its range and a value outside its
+choices stop the run with the key, where it came from and what is valid.
+
+Field types are those of OmegaConf's structured configs: ``int``, ``float``, ``bool``, ``str``,
+``Optional``, ``list``, ``dict``, a nested dataclass, ``Any`` (not checked). A field without a
+default (:data:`MISSING`) is required. :func:`setting` adds choices and ranges; choices are
+the names the code implements (a registry or a mapping), never a copied list.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Collection, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from omegaconf import MISSING
+
+__all__ = ["MISSING", "Exemplars", "TaskSchema", "setting"]
+
+#: Choices as given: the names themselves, or a function returning them (read when checked).
+Choices = Collection[Any] | Callable[[], Collection[Any]]
+#: A task's schema: one dataclass, or a function of the task's settings that picks one (the
+#: keys of ``data`` that depend on ``data.dataset``, say).
+TaskSchema = type | Callable[[Mapping[str, Any]], type]
+
+
+def setting(default: Any = MISSING, *, factory: Callable[[], Any] | None = None,
+            choices: Choices | None = None, noun: str | None = None,
+            normalize: Callable[[Any], Any] | None = None,
+            ge: float | None = None, gt: float | None = None,
+            le: float | None = None, lt: float | None = None) -> Any:
+    """A dataclass field with the checks its value must pass beyond its type.
+
+    ``choices``: the valid values (of each item, for a list or a mapping's values); ``noun``:
+    what they are, for messages (``extraction settings``); ``normalize``: how the code reads a
+    value before comparing it with the choices (``"v1.2"`` as ``"1.2"``; a ValueError: not
+    valid); ``ge``/``gt``/``le``/``lt``: bounds of a number (of each item, for a list).
+    """
+    metadata = {key: value for key, value in (("choices", choices), ("noun", noun),
+                                              ("normalize", normalize), ("ge", ge),
+                                              ("gt", gt), ("le", le), ("lt", lt))
+                if value is not None}
+    if factory is not None:
+        return field(default_factory=factory, metadata=metadata)
+    return field(default=default, metadata=metadata)
+
+
+@dataclass
+class Exemplars:
+    """``exemplars``: how many the exemplar modes show (null: the paper's number)."""
+
+    count: int | None = setting(None, ge=0)

@@ -1,0 +1,98 @@
+"""Typed settings, checked before any job: every section of a composed config against its
+schema (a dataclass, declared once), each problem named with the key, its origin (the override
+or the config file that set it) and what is valid.
+
+The schemas: :mod:`.grid` (the root, ``grid:``, modes), :mod:`.models` (per backend),
+:mod:`.tasks` and :mod:`.tables` (the common keys, with those each benchmark declares in its
+``settings.py``: docs/sdk.md) and :mod:`clineval.figures.spec` (per figure kind), written as
+OmegaConf structured configs. The composed config is checked as it is, never changed, so that no
+schema default or type conversion reaches it or the identities computed from it
+(docs/workflow.md, Typed settings).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from clineval.config.presets import PRESET_KEY
+from clineval.config.schema.check import NO_VALUE, SettingError, check_section, join_key
+from clineval.config.schema.grid import Grid, Mode, Root
+from clineval.config.schema.models import BACKENDS, model_schema
+from clineval.config.schema.origin import Origins
+from clineval.config.schema.tables import layouts, table_schema
+from clineval.config.schema.tasks import task_schema
+from clineval.errors import ConfigError
+from clineval.figures.spec import KINDS as FIGURE_KINDS
+from clineval.figures.spec import Figure
+
+__all__ = ["SettingError", "check_model", "check_settings", "message"]
+
+
+def message(err: SettingError, origins: Origins | None = None) -> str:
+    """``<key>[=<value>]: <problem> (from <origin>); <what is valid>``."""
+    head = err.key if err.value is NO_VALUE else f"{err.key}={err.value!r}"
+    origin = f" (from {origins.of(err.key)})" if origins is not None else ""
+    return f"{head}: {err.problem}{origin}" + (f"; {err.valid}" if err.valid else "")
+
+
+def check_model(where: str, model: Any, judge: bool = False) -> None:
+    """A model config against the schema of its backend (SettingError on the first problem)."""
+    backend = model.get("backend") if isinstance(model, Mapping) else None
+    check_section(model_schema(backend if backend in BACKENDS else "", judge), model, where)
+
+
+def _judges(node: Any, where: str) -> Iterator[tuple[str, Mapping[str, Any]]]:
+    """The models a task's scoring settings name (``{preset: ..., backend: ...}``, expanded)."""
+    if isinstance(node, Mapping):
+        if PRESET_KEY in node and "backend" in node:
+            yield where, node
+        else:
+            for key, value in node.items():
+                yield from _judges(value, join_key(where, key))
+
+
+def _check_layout(name: str, table: Mapping[str, Any], tasks: Mapping[str, Any]) -> None:
+    """A benchmark's layout shows that benchmark's tasks."""
+    owner = layouts()[table["layout"]][0]
+    shown = table.get("tasks") or ([table["task"]] if table.get("task") else [])
+    for task in shown if isinstance(shown, list) else [shown]:
+        spec = tasks.get(task)
+        benchmark = spec.get("benchmark") if isinstance(spec, Mapping) else None
+        if owner is not None and benchmark is not None and benchmark != owner:
+            own = sorted(layout for layout, (b, _) in layouts().items() if b == benchmark)
+            raise SettingError(f"tables.{name}.layout", f"a {owner} layout, but the table shows "
+                               f"{task}, a {benchmark} task",
+                               f"{benchmark} layouts: {', '.join(own) or '(none)'}",
+                               table["layout"])
+
+
+def _check_all(cfg: Mapping[str, Any]) -> None:
+    check_section(Root, cfg, "")
+    check_section(Grid, cfg["grid"], "grid")
+    for name, model in cfg["models"].items():
+        check_model(f"models.{name}", model)
+    for name, mode in cfg["modes"].items():
+        check_section(Mode, mode, f"modes.{name}")
+    for name, task in cfg["tasks"].items():
+        where = f"tasks.{name}"
+        check_section(task_schema(task if isinstance(task, Mapping) else {}), task, where)
+        for path, judge in _judges(task.get("scoring"), f"{where}.scoring"):
+            check_model(path, judge, judge=True)
+    for name, table in (cfg.get("tables") or {}).items():
+        if isinstance(table, Mapping) and table.get("layout") in layouts():
+            _check_layout(name, table, cfg["tasks"])
+        check_section(table_schema(table if isinstance(table, Mapping) else {}), table,
+                      f"tables.{name}")
+    for name, figure in (cfg.get("figures") or {}).items():
+        kind = figure.get("kind") if isinstance(figure, Mapping) else None
+        check_section(FIGURE_KINDS.get(kind, Figure), figure, f"figures.{name}")
+
+
+def check_settings(cfg: Mapping[str, Any], conf_dir: Path, overrides: Sequence[str] = ()) -> None:
+    """Raise ConfigError on the first setting its schema refuses, naming where it came from."""
+    try:
+        _check_all(cfg)
+    except SettingError as err:
+        raise ConfigError(message(err, Origins(conf_dir, overrides))) from None

@@ -1,0 +1,72 @@
+"""The schemas of the root config (``conf/config.yaml``), a grid's own keys (``grid:``) and a
+mode (``conf/mode/*.yaml``)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from clineval.benchmarks.base.settings import MISSING, setting
+
+
+@dataclass
+class TaskSlice:
+    limit: int | None = setting(None, ge=1)
+
+
+@dataclass
+class Slice:
+    """``grid.slices.<model>``: fewer examples per cell for one model (config/slices.py)."""
+
+    limit: int | None = setting(None, ge=1)
+    tasks: dict[str, TaskSlice] | None = None
+
+
+@dataclass
+class Select:
+    """``grid.select``: filters, each a list of names (null keeps all)."""
+
+    models: list[str] | None = None
+    tasks: list[str] | None = None
+    modes: list[str] | None = None
+    tables: list[str] | None = None
+    figures: list[str] | None = None
+
+
+@dataclass
+class Grid:
+    name: str = MISSING
+    slices: dict[str, Slice] | None = None
+    select: Select | None = None
+
+
+@dataclass
+class Mode:
+    description: str = MISSING
+    reasoning: bool = MISSING
+    exemplars: int = setting(MISSING, ge=0)
+
+
+@dataclass
+class Paths:
+    results: str = "results"
+    data: str = "data"
+
+
+@dataclass
+class Dvc:
+    push_credentialed: bool = False  # dvc push also sends credentialed artifacts
+
+
+@dataclass
+class Root:
+    """The composed config's top level; each named section has its own schema."""
+
+    paths: Paths | None = None
+    dvc: Dvc | None = None
+    grid: dict[str, Any] = MISSING
+    models: dict[str, Any] = MISSING
+    tasks: dict[str, Any] = MISSING
+    modes: dict[str, Any] = MISSING
+    tables: dict[str, Any] | None = None
+    figures: dict[str, Any] | None = None

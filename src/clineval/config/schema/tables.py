@@ -1,0 +1,85 @@
+"""The schema of a table config (``conf/table/*.yaml``, ``tables.<name>``): the keys every table
+has (what it shows, its statistics), declared here, with the keys of its ``layout``: the
+leaderboard's, or those of the benchmark that implements the layout."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, make_dataclass
+from functools import cache
+from typing import Any
+
+from clineval.benchmarks import BENCHMARKS, get_settings
+from clineval.benchmarks.base.settings import MISSING, setting
+from clineval.metrics.bootstrap import BootstrapSettings
+from clineval.metrics.significance import CORRECTIONS
+from clineval.tables.leaderboard import LAYOUT as LEADERBOARD
+from clineval.tables.statistics import UNCERTAINTY
+
+
+@dataclass
+class Comparisons:
+    pairs: list[list[str]] | None = None  # [[model_a, model_b], ...]
+    reference: str | None = None  # or one model compared with each other model
+    metrics: list[str] | None = None  # headline names or shell-style patterns
+    correction: str = setting("none", choices=CORRECTIONS, noun="corrections")
+
+
+@dataclass
+class Table:
+    """The keys of every table; the others are its layout's."""
+
+    title: str = MISSING
+    caption: str = MISSING
+    layout: str = setting(MISSING, choices=lambda: sorted(layouts()), noun="layouts")
+    task: str | None = None  # one task, or
+    tasks: list[str] | None = None  # several
+    modes: list[str] = MISSING
+    models: list[str] | None = None  # null: every model of the grid that ran the tasks
+    rows: bool = False  # the layout reads its cells' per-example score rows
+    uncertainty: str = setting("se", choices=UNCERTAINTY, noun="uncertainty settings")
+    bootstrap: BootstrapSettings | None = None
+    comparisons: Comparisons | None = None
+
+
+@dataclass
+class Column:
+    """A leaderboard column: the mean headline ``metric`` over ``tasks`` in ``mode``."""
+
+    label: str = MISSING
+    tasks: list[str] = MISSING
+    mode: str = MISSING
+    metric: str = MISSING  # a headline name or a shell-style pattern
+    scale: float = 1.0
+    higher_is_better: bool = True
+
+
+@dataclass
+class Leaderboard:
+    """``leaderboard``: one headline number per benchmark (column) and model (row)."""
+
+    columns: list[Column] = MISSING
+    decimals: int = setting(2, ge=0)
+    block_title: str | None = None
+
+
+@cache
+def layouts() -> dict[str, tuple[str | None, type]]:
+    """Every table layout -> the benchmark implementing it (None: the leaderboard, across
+    benchmarks) and the schema of its keys."""
+    found: dict[str, tuple[str | None, type]] = {LEADERBOARD: (None, Leaderboard)}
+    for benchmark in BENCHMARKS:
+        for layout, schema in get_settings(benchmark).TABLES.items():
+            found[layout] = (benchmark, schema)
+    return found
+
+
+@cache
+def _combined(own: type) -> type:
+    return make_dataclass(own.__name__, [], bases=(own, Table))
+
+
+def table_schema(table: Mapping[str, Any]) -> type:
+    """The schema of ``table``: the common keys and those of its layout."""
+    layout = table.get("layout")
+    return _combined(layouts()[layout][1]) if layout in layouts() else Table
