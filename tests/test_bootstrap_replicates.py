@@ -15,7 +15,6 @@ from clineval.benchmarks.base import replicates_by_rows
 from clineval.metrics.bootstrap import (
     BootstrapSettings,
     exact_sums,
-    present,
     resample_counts,
     resamples,
 )
@@ -39,14 +38,13 @@ def _same(benchmark: str, task: dict, rows: list[dict], samples: int = 150) -> N
         assert got[name] == values, name  # exact: no tolerance
 
 
-def test_counts_sums_and_presence():
+def test_counts_and_exact_sums():
     drawn = np.array([[0, 0, 2], [1, 2, 2]])
     assert resample_counts(drawn, 4).tolist() == [[2, 0, 1, 0], [0, 1, 2, 0]]
     values = [0.1, 0.2, 0.3]
     assert exact_sums(values, drawn) == [math.fsum([0.1, 0.1, 0.3]), math.fsum([0.2, 0.3, 0.3])]
     assert exact_sums(values, drawn, np.array([True, False, True])) == [
         math.fsum([0.1, 0.1, 0.3]), math.fsum([0.3, 0.3])]
-    assert present([1.0, None, 3.0], np.array([True, True, False])) == [1.0, None]
 
 
 def test_medcalc():
@@ -85,6 +83,7 @@ def test_clue_means_and_an_undefined_metric():
     nli = [{"id": f"n{i}", "dataset": "mednli", "status": "ok",
             "metrics": {"accuracy": 100.0 * (i % 3 == 0)}} for i in range(11)]
     _same("clue", {}, nli)
+    _same("clue", {}, summary + nli)  # rows of two datasets: each has its own parts
 
 
 def _medeval_row(i: int, kind: str) -> dict:

@@ -11,13 +11,8 @@ from clineval.benchmarks.medeval import aggregate, scoring, tables
 from clineval.benchmarks.medeval.baselines import get as baseline
 from clineval.benchmarks.medeval.codes import extract_codes, render_codes
 from clineval.benchmarks.medeval.extract import clean_text, extract_label
-from clineval.metrics.bleu import corpus_bleu4, sentence_bleu4
-from clineval.metrics.classification import (
-    binary_f1,
-    exact_match_rate,
-    mean_code_accuracy,
-    per_code_accuracy,
-)
+from clineval.metrics.aggregate import value, values
+from clineval.metrics.bleu import sentence_bleu4
 from clineval.metrics.rouge import rouge_f1
 
 NORMAL = ("abnormal", "normal")
@@ -86,25 +81,35 @@ def test_per_code_accuracy_and_emr_against_hand_counts():
             {"a": "unknown", "b": "positive"}]
     pred = [{"a": "positive", "b": "negative"}, {"a": "positive", "b": "negative"},
             {"a": "unknown", "b": None}]
-    assert per_code_accuracy(pred, gold, ["a", "b"]) == pytest.approx({"a": 200 / 3,
-                                                                        "b": 200 / 3})
-    assert mean_code_accuracy(pred, gold, ["a", "b"]) == pytest.approx(200 / 3)
-    assert exact_match_rate(pred, gold, ["a", "b"]) == pytest.approx(100 / 3)
-    assert exact_match_rate([], [], ["a"]) is None
+    rows = [{"id": f"r{i}", "prediction": p, "reference": g, "qualified": True}
+            for i, (p, g) in enumerate(zip(pred, gold, strict=True))]
+    part = values(scoring.part_aggregates(rows, "codes", {}), rows)
+    assert part["per_code"] == pytest.approx({"a": 2 / 3, "b": 2 / 3})
+    assert part["avg_accuracy"] == pytest.approx(2 / 3)
+    assert part["emr"] == pytest.approx(1 / 3)
+    assert values(scoring.part_aggregates([], "codes", {}), [])["emr"] is None
 
 
 def test_binary_f1():
-    assert binary_f1(["abnormal", "normal", None, "abnormal"],
-                     ["abnormal", "abnormal", "abnormal", "normal"], "abnormal") == pytest.approx(
-                         100 * 2 * 1 / (2 * 1 + 1 + 2))
-    assert binary_f1(["normal"], ["normal"], "abnormal") is None
+    pairs = [("abnormal", "abnormal"), ("normal", "abnormal"), (None, "abnormal"),
+             ("abnormal", "normal")]
+    rows = [{"prediction": p, "reference": g, "qualified": p is not None, "correct": p == g}
+            for p, g in pairs]
+    f1 = scoring.part_aggregates(rows, "abnormality", {})["f1"]
+    assert value(f1, rows) == pytest.approx(2 * 1 / (2 * 1 + 1 + 2))
+    normal = [{"prediction": "normal", "reference": "normal", "qualified": True,
+               "correct": True}]
+    assert value(f1, normal) is None  # the positive class neither predicted nor gold
 
 
 def test_bleu_matches_sacrebleu_and_is_100_for_identity():
     hyps = ["the lungs are clear .", "no acute cardiopulmonary process"]
     refs = ["the lungs are clear.", "no acute process in the chest"]
-    assert corpus_bleu4(hyps, refs) == pytest.approx(sacrebleu.corpus_bleu(hyps, [refs]).score)
-    assert corpus_bleu4(refs, refs) == pytest.approx(100.0)
+    bleu = scoring.part_aggregates([], "summarization", {})["bleu4"]
+    rows = [{"prediction": h, "reference": r} for h, r in zip(hyps, refs, strict=True)]
+    assert value(bleu, rows) == pytest.approx(sacrebleu.corpus_bleu(hyps, [refs]).score)
+    assert value(bleu, [{"prediction": r, "reference": r} for r in refs]) == pytest.approx(100.0)
+    assert value(bleu, []) is None
     assert sentence_bleu4(hyps[1], refs[1]) == pytest.approx(
         sacrebleu.sentence_bleu(hyps[1], [refs[1]]).score)
 
@@ -134,7 +139,8 @@ def test_table5_sum_is_r1_plus_r2_plus_rl(row):
 def test_our_sum_is_the_sum_of_our_rouges():
     rows = [{"prediction": "no acute disease", "reference": "no acute cardiopulmonary disease"},
             {"prediction": "small right effusion", "reference": "right pleural effusion"}]
-    part = scoring._summaries(rows, {})
+    scoring.with_rouge(rows, {})
+    part = values(scoring.part_aggregates(rows, "summarization", {}), rows)
     assert part["rouge_sum"] == pytest.approx(part["rouge_1"] + part["rouge_2"] + part["rouge_l"])
     assert part["rouge_1"] == pytest.approx(
         (rouge_f1(rows[0]["prediction"], rows[0]["reference"])["rouge_1"]

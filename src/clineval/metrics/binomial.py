@@ -27,9 +27,3 @@ class Accuracy:
     def as_dict(self) -> dict[str, float | int]:
         return {**asdict(self), "accuracy": self.accuracy, "se": self.se}
 
-
-def accuracy(outcomes: list[int]) -> Accuracy:
-    """Accuracy of 0/1 outcomes."""
-    if any(o not in (0, 1) for o in outcomes):
-        raise ValueError("outcomes must be 0 or 1")
-    return Accuracy(n=len(outcomes), correct=sum(outcomes))

@@ -1,15 +1,13 @@
 """BLEU-4 with sacrebleu, on a 0-100 scale.
 
-``corpus_bleu4``: sacrebleu's corpus BLEU (one reference per hypothesis, the ``13a`` tokenizer,
-case-sensitive unless ``lowercase``, exponential smoothing: sacrebleu's defaults).
-``sentence_bleu4``: sacrebleu's sentence BLEU of one hypothesis (its default ``exp`` smoothing
-with effective order), for per-example rows.
-
-Both are computed as sacrebleu computes them, from each sentence pair's sufficient statistics
-(:func:`bleu_statistics`: hypothesis and reference lengths, matched and total n-grams for
-n = 1..4) summed over the corpus and scored by :func:`bleu_from_statistics`. The statistics of
-a pair are computed once per process and cached, so a bootstrap resample's corpus BLEU only
-sums them (:func:`bleu_statistics_matrix` gives them as an array for vectorised sums).
+Corpus BLEU is sacrebleu's (one reference per hypothesis, the ``13a`` tokenizer, case-sensitive
+unless ``lowercase``, exponential smoothing: sacrebleu's defaults), computed as sacrebleu
+computes it: each sentence pair's sufficient statistics (:func:`bleu_statistics`: hypothesis
+and reference lengths, matched and total n-grams for n = 1..4) summed over the corpus and scored
+by :func:`bleu_from_statistics` (a summed aggregate, :mod:`clineval.metrics.aggregate`). The
+statistics of a pair are computed once per process and cached, so a bootstrap resample's corpus
+BLEU only sums them. ``sentence_bleu4``: sacrebleu's sentence BLEU of one hypothesis (its
+default ``exp`` smoothing with effective order), for per-example rows.
 """
 
 from __future__ import annotations
@@ -17,8 +15,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from functools import cache, lru_cache
 
-import numpy as np
 from sacrebleu.metrics import BLEU
+
+#: The entries of one pair's statistics (lengths, then 4 matches and 4 totals).
+BLEU_STATISTICS = 10
 
 
 @cache
@@ -35,39 +35,12 @@ def bleu_statistics(hypothesis: str, reference: str, *, lowercase: bool = False,
     return tuple(int(value) for value in stats[0])
 
 
-def bleu_statistics_matrix(hypotheses: Sequence[str], references: Sequence[str], *,
-                           lowercase: bool = False, tokenize: str = "13a") -> np.ndarray:
-    """The ``(n, 10)`` integer matrix of the pairs' :func:`bleu_statistics`, row by row."""
-    if len(hypotheses) != len(references):
-        raise ValueError(f"{len(hypotheses)} hypotheses but {len(references)} references")
-    return np.array([bleu_statistics(h, r, lowercase=lowercase, tokenize=tokenize)
-                     for h, r in zip(hypotheses, references, strict=True)],
-                    dtype=np.int64).reshape(len(hypotheses), 10)
-
-
 def bleu_from_statistics(statistics: Sequence[int], *, lowercase: bool = False,
                          tokenize: str = "13a", sentence: bool = False) -> float:
     """BLEU-4 (0-100) of summed statistics: the corpus score, or with ``sentence`` the
     sentence score (effective order) of one pair's statistics."""
     values = [int(value) for value in statistics]
     return float(_bleu(lowercase, tokenize, sentence)._compute_score_from_stats(values).score)
-
-
-def corpus_bleu4(
-    hypotheses: Sequence[str],
-    references: Sequence[str],
-    *,
-    lowercase: bool = False,
-    tokenize: str = "13a",
-) -> float | None:
-    """Corpus BLEU-4 (0-100) of aligned hypotheses and references; None for none."""
-    if not len(hypotheses):
-        if len(references):
-            raise ValueError(f"0 hypotheses but {len(references)} references")
-        return None
-    matrix = bleu_statistics_matrix(hypotheses, references, lowercase=lowercase,
-                                    tokenize=tokenize)
-    return bleu_from_statistics(matrix.sum(axis=0), lowercase=lowercase, tokenize=tokenize)
 
 
 def sentence_bleu4(

@@ -12,14 +12,15 @@ left, or no examples, the interval is ``None``.
 A statistic that is a function of sums over the resampled examples can compute all B
 replicates at once: :func:`resample_counts` turns the resamples into draw counts (an integer
 sum over a resample is a matrix product) and :func:`exact_sums` sums floats as ``fsum`` does,
-so the replicates equal the per-resample computation (:func:`replicates_of`) exactly.
+so the replicates equal the per-resample computation (:func:`replicates_of`) exactly;
+:mod:`clineval.metrics.aggregate` declares such statistics.
 """
 
 from __future__ import annotations
 
 import math
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
 from itertools import compress
 from typing import Any
 
@@ -33,11 +34,12 @@ Replicates = dict[str, list[float | None]]
 
 @dataclass(frozen=True)
 class BootstrapSettings:
-    """``samples`` resamples (B), the generator's ``seed`` and the interval's ``level``."""
+    """``samples`` resamples (B), the generator's ``seed`` and the interval's ``level`` (a
+    table's ``bootstrap`` settings; field metadata: the valid range)."""
 
-    samples: int = 1000
+    samples: int = field(default=1000, metadata={"ge": 1})
     seed: int = 0
-    level: float = 0.95
+    level: float = field(default=0.95, metadata={"gt": 0, "lt": 1})
 
     def __post_init__(self) -> None:
         if self.samples < 1:
@@ -109,12 +111,6 @@ def exact_sums(values: Sequence[float], drawn: np.ndarray,
         return [math.fsum(row) for row in taken]
     return [math.fsum(compress(row, keep))
             for row, keep in zip(taken, np.asarray(within)[drawn].tolist(), strict=True)]
-
-
-def present(values: Sequence[float | None], where: np.ndarray) -> list[float | None]:
-    """``values`` of the resamples where ``where`` holds: a name absent from a resample (a part
-    with no example in it) has no replicate there, as :func:`replicates_of` records it."""
-    return [value for value, keep in zip(values, where.tolist(), strict=True) if keep]
 
 
 def intervals(statistic: Statistic, n: int, settings: BootstrapSettings

@@ -33,45 +33,9 @@ def set_prf(predicted: Collection[str], gold: Collection[str]) -> PRF:
     return PRF(100.0 * precision, 100.0 * recall, 100.0 * f1)
 
 
-def binary_f1(predicted: Sequence[str | None], gold: Sequence[str], positive: str) -> float | None:
-    """F1 (0-100) of the class ``positive``; a None prediction is a miss.
-
-    None when it is undefined: no examples, or ``positive`` neither predicted nor gold.
-    """
-    if len(predicted) != len(gold):
-        raise ValueError(f"{len(predicted)} predictions but {len(gold)} gold labels")
-    if not gold:
-        return None
-    pairs = list(zip(predicted, gold, strict=True))
-    tp = sum(p == positive and g == positive for p, g in pairs)
-    fp = sum(p == positive and g != positive for p, g in pairs)
-    fn = sum(p != positive and g == positive for p, g in pairs)
-    return f1_of_counts(tp, fp, fn)
-
-
 def f1_of_counts(tp: int, fp: int, fn: int) -> float | None:
     """F1 (0-100) from true positives, false positives and false negatives; None for none."""
     return 100.0 * 2 * tp / (2 * tp + fp + fn) if tp + fp + fn else None
-
-
-def per_code_accuracy(
-    predicted: Sequence[Mapping[str, str | None]],
-    gold: Sequence[Mapping[str, str]],
-    codes: Sequence[str],
-) -> dict[str, float]:
-    """Per code: the share (0-100) of examples whose predicted value equals the gold value.
-
-    A code missing from a prediction (or None) counts as wrong.
-    """
-    if len(predicted) != len(gold):
-        raise ValueError(f"{len(predicted)} predictions but {len(gold)} gold vectors")
-    if not gold:
-        return {}
-    return {
-        code: percent(sum(p.get(code) == g[code] for p, g in zip(predicted, gold, strict=True)),
-                      len(gold))
-        for code in codes
-    }
 
 
 def percent(count: int, n: int) -> float:
@@ -79,29 +43,6 @@ def percent(count: int, n: int) -> float:
     return 100.0 * count / n
 
 
-def mean_code_accuracy(
-    predicted: Sequence[Mapping[str, str | None]],
-    gold: Sequence[Mapping[str, str]],
-    codes: Sequence[str],
-) -> float | None:
-    """Per-code accuracy averaged over the codes (MedEval's "avg Accuracy"); None when empty."""
-    return mean_of_codes(per_code_accuracy(predicted, gold, codes))
-
-
 def mean_of_codes(per_code: Mapping[str, float]) -> float | None:
     """The mean of per-code accuracies (summed in code order); None when there are none."""
     return sum(per_code.values()) / len(per_code) if per_code else None
-
-
-def exact_match_rate(
-    predicted: Sequence[Mapping[str, str | None]],
-    gold: Sequence[Mapping[str, str]],
-    codes: Sequence[str],
-) -> float | None:
-    """Share (0-100) of examples whose whole code vector is right (EMR); None when empty."""
-    if len(predicted) != len(gold):
-        raise ValueError(f"{len(predicted)} predictions but {len(gold)} gold vectors")
-    if not gold:
-        return None
-    hits = sum(all(p.get(c) == g[c] for c in codes) for p, g in zip(predicted, gold, strict=True))
-    return percent(hits, len(gold))

@@ -17,9 +17,7 @@ from collections.abc import Mapping, Sequence
 from statistics import fmean
 from typing import Any
 
-import numpy as np
-
-from clineval.metrics.bootstrap import Replicates, exact_sums, resample_counts
+from clineval.metrics.aggregate import Headline, Mean, Shown, Test, combine, values
 
 SUMMARY_METRICS = ("rouge_l", "rouge_1", "rouge_2", "bertscore_f1")
 #: The metrics the paper reports, per contract dataset, in Table 3's column order.
@@ -87,48 +85,39 @@ def scores(
     return out
 
 
+def _of(dataset: str) -> Test:
+    return lambda row: row["dataset"] == dataset
+
+
+def _means(dataset: str) -> dict[str, Mean]:
+    """Each paper metric's mean over the dataset's rows (``None`` when a row lacks it)."""
+    return {name: Mean(lambda row, name=name: row["metrics"][name], _of(dataset))
+            for name in PAPER_METRICS[dataset]}
+
+
+def headline_aggregates(rows: Sequence[Mapping[str, Any]]) -> Headline:
+    """Per dataset of ``rows``: ``<dataset>.<metric>``, the means of its paper metrics, and
+    ``<dataset>.score``, their mean (:func:`dataset_score`)."""
+    out: dict[str, Shown] = {}
+    present = {row["dataset"] for row in rows}
+    for dataset in (d for d in PAPER_METRICS if d in present):
+        means = _means(dataset)
+        out |= {f"{dataset}.{name}": Shown(mean, _of(dataset)) for name, mean in means.items()}
+        out[f"{dataset}.score"] = Shown(combine(
+            lambda *found, dataset=dataset: dataset_score(
+                dataset, dict(zip(PAPER_METRICS[dataset], found, strict=True))),
+            *means.values()), _of(dataset))
+    return out
+
+
 def dataset_summary(dataset: str, rows: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
     """One dataset's ``n``, paper metrics (means over its rows; ``None`` when a row lacks one)
     and extraction status counts."""
     return {
         "n": len(rows),
-        "metrics": {
-            name: (
-                None
-                if any(r["metrics"][name] is None for r in rows) or not rows
-                else fmean(r["metrics"][name] for r in rows)
-            )
-            for name in PAPER_METRICS[dataset]
-        },
+        "metrics": values(_means(dataset), rows),
         "status_counts": dict(sorted(Counter(r["status"] for r in rows).items())),
     }
-
-
-def headline_replicates(rows: Sequence[Mapping[str, Any]], drawn: np.ndarray) -> Replicates:
-    """Every resample's ``<dataset>.<metric>`` means and ``<dataset>.score`` (``drawn``: row
-    positions per resample), as :func:`summarize_rows` and the headline form them: a metric's
-    mean is its exact sum over the drawn rows of the dataset over their number."""
-    counts = resample_counts(drawn, len(rows))
-    datasets = np.array([row["dataset"] for row in rows])
-    out: Replicates = {}
-    for dataset in (d for d in PAPER_METRICS if d in set(datasets.tolist())):
-        mine = datasets == dataset
-        sizes = (counts @ mine.astype(np.int64)).tolist()
-        means = {}
-        for name in PAPER_METRICS[dataset]:
-            values = [row["metrics"][name] for row in rows]
-            missing = np.array([v is None for v in values]) & mine
-            lacking = (counts @ missing.astype(np.int64)).tolist()
-            sums = exact_sums([0.0 if v is None else v for v in values], drawn, mine)
-            means[name] = [None if lack else total / size
-                           for total, size, lack in zip(sums, sizes, lacking, strict=True)]
-        for b, size in enumerate(sizes):
-            if size:
-                metrics = {name: means[name][b] for name in PAPER_METRICS[dataset]}
-                for name, value in metrics.items():
-                    out.setdefault(f"{dataset}.{name}", []).append(value)
-                out.setdefault(f"{dataset}.score", []).append(dataset_score(dataset, metrics))
-    return out
 
 
 def summarize_rows(rows: Sequence[Mapping[str, Any]]) -> dict[str, Any]:

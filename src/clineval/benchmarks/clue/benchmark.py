@@ -15,9 +15,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-import numpy as np
-
-from clineval.benchmarks.base import external
+from clineval.benchmarks.base import DeclaredAggregates, external
 from clineval.benchmarks.base.exemplars import exemplar_count, pick
 from clineval.benchmarks.base.sources import demo_or_official, require
 from clineval.benchmarks.clue import (
@@ -34,18 +32,17 @@ from clineval.benchmarks.clue import (
 from clineval.benchmarks.clue.aggregate import (
     PAPER_METRICS,
     dataset_score,
-    headline_replicates,
+    headline_aggregates,
     summarize_rows,
 )
 from clineval.benchmarks.clue.extract import ANSWERED
 from clineval.benchmarks.clue.synthetic_longhealth import write_longhealth
 from clineval.errors import ConfigError
-from clineval.metrics.bootstrap import Replicates
+from clineval.io import Record
+from clineval.metrics.aggregate import Headline
 from clineval.metrics.embedding import BUNDLED, encoder_files
 from clineval.metrics.umls import configured_files
 from clineval.tables.render import Table
-
-Record = dict[str, Any]
 
 
 @dataclass(frozen=True)
@@ -205,7 +202,7 @@ def _data_note(tasks: dict[str, Record], cells: list[Record]) -> str:
     return text + (f" Synthetic demo data for: {', '.join(demo)}." if demo else "")
 
 
-class ClueBenchmark:
+class ClueBenchmark(DeclaredAggregates):
     name = "clue"
     data_version = "1"
     scoring_version = "2"  # 2: embeddings per text in float64 on one thread
@@ -318,9 +315,8 @@ class ClueBenchmark:
     def summarize_rows(self, task: Record, rows: list[Record]) -> Record:
         return summarize_rows(rows)
 
-    def headline_replicates(self, task: Record, rows: list[Record], drawn: np.ndarray
-                            ) -> Replicates:
-        return headline_replicates(rows, drawn)
+    def headline_aggregates(self, task: Record, rows: list[Record]) -> Headline:
+        return headline_aggregates(rows)
 
     def outcomes(self, task: Record, rows: list[Record]) -> dict[str, dict[str, int]]:
         """Right (1) or wrong (0) per example of the accuracy datasets (0/100 in the rows)."""

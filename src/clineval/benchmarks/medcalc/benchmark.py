@@ -5,19 +5,17 @@ from __future__ import annotations
 import argparse
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
 
-import numpy as np
-
+from clineval.benchmarks.base import DeclaredAggregates
 from clineval.benchmarks.base.sources import demo_or_official, require
 from clineval.benchmarks.medcalc import baselines, labels, prompts, scoring, synthetic, tables
 from clineval.benchmarks.medcalc.calculators import CALCULATORS, Conventions
 from clineval.benchmarks.medcalc.loader import exemplar_records, read_exemplar_json, read_test_csv
 from clineval.errors import ConfigError
-from clineval.metrics.bootstrap import Replicates
+from clineval.io import Record
+from clineval.metrics import aggregate
 from clineval.tables.render import Table
 
-Record = dict[str, Any]
 BENCHMARK_NAME = "MedCalc-Bench"
 
 
@@ -85,7 +83,7 @@ def _replace_leaked(
     return replaced
 
 
-class MedCalcBenchmark:
+class MedCalcBenchmark(DeclaredAggregates):
     name = "medcalc"
     data_version = "1"
     scoring_version = "3"  # 3: robust reading of issue 26 (note copies, free text, more forms)
@@ -223,10 +221,9 @@ class MedCalcBenchmark:
     def summarize_rows(self, task: Record, rows: list[Record]) -> Record:
         return scoring.summarize(rows, scoring.check_extractions(task["scoring"]["extractions"]))
 
-    def headline_replicates(self, task: Record, rows: list[Record], drawn: np.ndarray
-                            ) -> Replicates:
-        return scoring.accuracy_replicates(
-            rows, scoring.check_extractions(task["scoring"]["extractions"]), drawn)
+    def headline_aggregates(self, task: Record, rows: list[Record]) -> aggregate.Headline:
+        return scoring.headline_aggregates(
+            scoring.check_extractions(task["scoring"]["extractions"]))
 
     def outcomes(self, task: Record, rows: list[Record]) -> dict[str, dict[str, int]]:
         """Correct (1) or not (0) per example, for each extraction setting's accuracy."""

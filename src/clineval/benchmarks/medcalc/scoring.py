@@ -4,12 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
-import numpy as np
-
 from clineval.benchmarks.medcalc.extract import EXTRACTIONS, judge
 from clineval.benchmarks.medcalc.loader import CATEGORIES
-from clineval.metrics.binomial import Accuracy, accuracy
-from clineval.metrics.bootstrap import Replicates, resample_counts
+from clineval.metrics import aggregate
+from clineval.metrics.binomial import Accuracy
 
 
 def score_row(example: dict[str, Any], output: str, extractions: tuple[str, ...]) -> dict[str, Any]:
@@ -48,34 +46,38 @@ def summarize(rows: list[dict[str, Any]], extractions: tuple[str, ...]) -> dict[
     """Accuracy and binomial SE overall and per category, for each extraction setting."""
     summary: dict[str, Any] = {"n": len(rows)}
     for setting in extractions:
-        per_category = {
-            cat: accuracy([r[setting]["correct"] for r in rows if r["category"] == cat]).as_dict()
-            for cat in CATEGORIES
-        }
+        found = aggregate.values({"overall": _accuracy(setting), **{
+            cat: _accuracy(setting, lambda row, cat=cat: row["category"] == cat)
+            for cat in CATEGORIES}}, rows)
         statuses: dict[str, int] = {}
         for r in rows:
             statuses[r[setting]["status"]] = statuses.get(r[setting]["status"], 0) + 1
         summary[setting] = {
-            "overall": accuracy([r[setting]["correct"] for r in rows]).as_dict(),
-            "per_category": per_category,
+            "overall": found.pop("overall").as_dict(),
+            "per_category": {cat: part.as_dict() for cat, part in found.items()},
             "status_counts": dict(sorted(statuses.items())),
         }
     return summary
 
 
-def accuracy_replicates(rows: list[dict[str, Any]], extractions: tuple[str, ...],
-                        drawn: np.ndarray) -> Replicates:
-    """Each setting's overall accuracy on every resample (``drawn``: row positions per
-    resample): its correct rows counted over the draw counts, as :func:`summarize` counts."""
-    counts = resample_counts(drawn, len(rows))
-    out: Replicates = {}
-    for setting in extractions:
-        correct = [r[setting]["correct"] for r in rows]
-        accuracy(correct)  # the same check of 0/1 outcomes
-        hits = counts @ np.array(correct, dtype=np.int64)
-        out[f"accuracy.{setting}"] = [Accuracy(drawn.shape[1], k).accuracy
-                                      for k in hits.tolist()]
-    return out
+def _accuracy(setting: str, within: aggregate.Test = aggregate.every) -> aggregate.Aggregate:
+    """The setting's :class:`~clineval.metrics.binomial.Accuracy` over the rows ``within``
+    holds: its correct rows (0/1 outcomes) and their number, summed."""
+    def correct(row: dict[str, Any]) -> bool:
+        outcome = row[setting]["correct"]
+        if outcome not in (0, 1):
+            raise ValueError(f"row {row.get('id')!r}: {setting}.correct={outcome!r}; outcomes "
+                             "must be 0 or 1")
+        return within(row) and bool(outcome)
+
+    return aggregate.combine(lambda k, n: Accuracy(n, k), aggregate.Count(correct),
+                             aggregate.Count(within))
+
+
+def headline_aggregates(extractions: tuple[str, ...]) -> aggregate.Headline:
+    """Each setting's overall accuracy (``accuracy.<setting>``)."""
+    return {f"accuracy.{setting}": aggregate.Shown(aggregate.combine(
+        lambda found: found.accuracy, _accuracy(setting))) for setting in extractions}
 
 
 def check_extractions(settings: list[str] | tuple[str, ...]) -> tuple[str, ...]:

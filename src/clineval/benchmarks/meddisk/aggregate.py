@@ -17,8 +17,22 @@ reaches it.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from statistics import fmean
+
+from clineval.metrics.aggregate import (
+    Aggregate,
+    Count,
+    Headline,
+    Row,
+    Shown,
+    Sums,
+    Test,
+    combine,
+    every,
+    mean_of_present,
+    value,
+)
 
 METRICS = ("bleu_1", "rouge_1", "cosine")
 TIERS = ("cw", "pc", "bc")
@@ -50,12 +64,6 @@ def thresholds_for(settings: Mapping[str, Mapping[str, Sequence[float]]] | None,
     return low, high
 
 
-def shares(tiers: Iterable[int]) -> dict[str, float]:
-    """The CW/PC/BC fractions of a list of tiers (0 each when empty)."""
-    values = list(tiers)
-    return shares_of_counts([values.count(i) for i in range(len(TIERS))], len(values))
-
-
 def shares_of_counts(counts: Sequence[int], n: int) -> dict[str, float]:
     """The CW/PC/BC fractions of ``n`` tiers, ``counts[i]`` of them tier ``i``."""
     return {name: (counts[i] / n if n else 0.0) for i, name in enumerate(TIERS)}
@@ -79,18 +87,60 @@ def level(score: float, cutoffs: Sequence[float] = DEFAULT_LEVELS) -> int:
     return len(cutoffs) + 1
 
 
+def tiers_of(within: Test = every) -> Aggregate:
+    """The ``n``, per-metric shares, averaged shares and score of the rows ``within`` holds
+    (each with ``tier: {metric: 0|1|2}``): each metric's tier counts summed over them."""
+    def tally(metric: str) -> Sums:
+        def one_hot(row: Row) -> tuple[int, ...]:
+            found = int(row["tier"][metric])
+            if found not in range(len(TIERS)):
+                raise ValueError(f"row {row.get('id')!r}: tier.{metric}={found}; tiers are "
+                                 "0 (CW), 1 (PC) and 2 (BC)")
+            return tuple(int(i == found) for i in range(len(TIERS)))
+
+        return Sums(one_hot, len(TIERS), within)
+
+    return combine(lambda n, *tallies: summary_of_counts(dict(zip(METRICS, tallies, strict=True)),
+                                                         n),
+                   Count(within), *(tally(m) for m in METRICS))
+
+
+def summary_of_counts(tallies: Mapping[str, Sequence[int]], n: int) -> dict[str, object]:
+    """``n``, shares per metric, averaged shares and score of ``n`` rows, ``tallies[m][i]``
+    of them tier ``i`` in metric ``m``."""
+    per_metric = {m: shares_of_counts(tallies[m], n) for m in METRICS}
+    averaged = averaged_shares(per_metric)
+    return {"n": n, "shares_by_metric": per_metric, "shares": averaged,
+            "score": score_from_shares(averaged)}
+
+
 def summarize(rows: Sequence[Mapping[str, object]],
               cutoffs: Sequence[float] = DEFAULT_LEVELS) -> dict[str, object]:
-    """Shares per metric, averaged shares, score and level over scored ``rows`` (each with
-    ``tier: {metric: 0|1|2}``)."""
-    per_metric = {m: shares(int(r["tier"][m]) for r in rows) for m in METRICS}  # type: ignore[index]
-    return summarize_shares(per_metric, len(rows), cutoffs)
+    """Shares per metric, averaged shares, score and level over scored ``rows``."""
+    summary = value(tiers_of(), rows)
+    return {**summary, "level": level(summary["score"], cutoffs)}
 
 
-def summarize_shares(per_metric: Mapping[str, Mapping[str, float]], n: int,
-                     cutoffs: Sequence[float] = DEFAULT_LEVELS) -> dict[str, object]:
-    """:func:`summarize` from each metric's shares over ``n`` rows."""
-    averaged = averaged_shares(per_metric)
-    total = score_from_shares(averaged)
-    return {"n": n, "shares_by_metric": dict(per_metric), "shares": averaged,
-            "score": total, "level": level(total, cutoffs)}
+def aspects_of(rows: Sequence[Row]) -> dict[str, Aggregate]:
+    """Per aspect of ``rows`` (in order of appearance): :func:`tiers_of` its rows."""
+    return {key: tiers_of(lambda row, key=key: row["aspect"] == key)
+            for key in dict.fromkeys(row["aspect"] for row in rows)}
+
+
+def macro_score(aspects: Mapping[str, Aggregate]) -> Aggregate:
+    """The mean of the scores of the ``aspects`` (:func:`aspects_of`) that have rows."""
+    return mean_of_present([(_score(part), combine(lambda found: found["n"], part))
+                            for part in aspects.values()])
+
+
+def headline_aggregates(rows: Sequence[Row]) -> Headline:
+    """The score and averaged shares of all rows, and the macro score: the mean of the scores
+    of the aspects that have rows."""
+    whole = tiers_of()
+    return {"score": Shown(_score(whole)), "macro_score": Shown(macro_score(aspects_of(rows))),
+            **{f"share.{t}": Shown(combine(lambda found, t=t: found["shares"][t], whole))
+               for t in TIERS}}
+
+
+def _score(part: Aggregate) -> Aggregate:
+    return combine(lambda found: found["score"], part)

@@ -23,16 +23,13 @@ import math
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from statistics import fmean
-from typing import Any
-
-import numpy as np
 
 from clineval.benchmarks.meddisk import aggregate, extract, synonyms
 from clineval.benchmarks.meddisk.aspects import Aspect
+from clineval.io import Record
 from clineval.metrics import overlap
-from clineval.metrics.bootstrap import Replicates, resample_counts
+from clineval.metrics.aggregate import value, values
 
-Record = dict[str, Any]
 SETTINGS = ("tokenizer", "encoder", "device", "extractor", "cut_at_newline", "none_words",
             "synonyms", "thresholds", "levels", "baselines")
 DEFAULT_TOKENIZER = {"zh": "char", "en": "word"}
@@ -174,15 +171,11 @@ def summarize(rows: Sequence[Record], settings: Record) -> Record:
     from clineval.metrics.embedding import encoder_name
 
     levels = settings.get("levels") or aggregate.DEFAULT_LEVELS
-    by_aspect: dict[str, list[Record]] = {}
-    for row in rows:
-        by_aspect.setdefault(row["aspect"], []).append(row)
-    aspects = {key: {k: v for k, v in aggregate.summarize(part, levels).items() if k != "level"}
-               for key, part in by_aspect.items()}
+    parts = aggregate.aspects_of(rows)
     summary = dict(aggregate.summarize(rows, levels))
     summary.update({
-        "aspects": aspects,
-        "macro_score": fmean(a["score"] for a in aspects.values()) if aspects else None,
+        "aspects": values(parts, rows),
+        "macro_score": value(aggregate.macro_score(parts), rows),
         "status_counts": dict(sorted(Counter(r["status"] for r in rows).items())),
         "languages": sorted({r["lang"] for r in rows}),
         "encoder": encoder_name(settings.get("encoder") or DEFAULT_ENCODER),
@@ -190,42 +183,6 @@ def summarize(rows: Sequence[Record], settings: Record) -> Record:
         "scale": "0-10",
     })
     return summary
-
-
-def headline_replicates(rows: Sequence[Record], drawn: np.ndarray) -> Replicates:
-    """The headline (score, macro score, averaged shares) of every resample (``drawn``: row
-    positions per resample): each metric's tier counts summed over the draw counts, overall
-    and per aspect, finished as :func:`summarize` finishes them."""
-    counts = resample_counts(drawn, len(rows))
-    tiers = {m: np.array([int(r["tier"][m]) for r in rows]) for m in aggregate.METRICS}
-    aspects = np.array([r["aspect"] for r in rows])
-
-    def tallied(mask: np.ndarray) -> tuple[list[int], dict[str, list[list[int]]]]:
-        """Per resample: the rows drawn within ``mask``, and each metric's tier counts."""
-        return (counts @ mask.astype(np.int64)).tolist(), {
-            m: np.stack([counts @ ((tiers[m] == i) & mask).astype(np.int64)
-                         for i in range(len(aggregate.TIERS))], axis=1).tolist()
-            for m in aggregate.METRICS}
-
-    def shares(tally: tuple[list[int], dict[str, list[list[int]]]], b: int) -> dict[str, float]:
-        """The averaged shares of resample ``b``'s rows of a tally (as ``summarize``)."""
-        return aggregate.averaged_shares({m: aggregate.shares_of_counts(tally[1][m][b],
-                                                                        tally[0][b])
-                                          for m in aggregate.METRICS})
-
-    whole = tallied(np.ones(len(rows), dtype=bool))
-    parts = [tallied(aspects == key) for key in dict.fromkeys(aspects.tolist())]
-    out: Replicates = {"score": [], "macro_score": [],
-                       **{f"share.{t}": [] for t in aggregate.TIERS}}
-    for b in range(drawn.shape[0]):
-        averaged = shares(whole, b)
-        scores = [aggregate.score_from_shares(shares(tally, b)) for tally in parts
-                  if tally[0][b]]
-        out["score"].append(aggregate.score_from_shares(averaged))
-        out["macro_score"].append(fmean(scores) if scores else None)
-        for t, value in averaged.items():
-            out[f"share.{t}"].append(value)
-    return out
 
 
 def score(task: Record, examples: list[Record], generations: list[Record],

@@ -12,9 +12,9 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from statistics import fmean
-from typing import Any
 
-Record = dict[str, Any]
+from clineval.io import Record
+
 #: (task kind, level, metric) of the values Table 7 averages.
 NLU_VALUES = (("abnormality", "groups", "accuracy"), ("ambiguity", "groups", "accuracy"),
               ("codes", "domains", "avg_accuracy"))

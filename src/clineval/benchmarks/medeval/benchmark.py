@@ -11,21 +11,18 @@ from __future__ import annotations
 import argparse
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
 
-import numpy as np
-
+from clineval.benchmarks.base import DeclaredAggregates
 from clineval.benchmarks.base.exemplars import exemplar_count
 from clineval.benchmarks.medeval import baselines, prompts, sources, tables
 from clineval.benchmarks.medeval import examples as task_examples
 from clineval.benchmarks.medeval.examples import PAPER_SHOTS, SENTENCE_TASKS
-from clineval.metrics.bootstrap import Replicates
+from clineval.io import Record
+from clineval.metrics.aggregate import Headline
 from clineval.tables.render import Table
 
-Record = dict[str, Any]
 
-
-class MedEvalBenchmark:
+class MedEvalBenchmark(DeclaredAggregates):
     name = "medeval"
     data_version = "2"
     # 2: strict labels allow no other token; rewrites and summaries read from the prompt's
@@ -112,11 +109,10 @@ class MedEvalBenchmark:
 
         return scoring.summarize_rows(task, rows)
 
-    def headline_replicates(self, task: Record, rows: list[Record], drawn: np.ndarray
-                            ) -> Replicates:
+    def headline_aggregates(self, task: Record, rows: list[Record]) -> Headline:
         from clineval.benchmarks.medeval import scoring
 
-        return scoring.headline_replicates(task, rows, drawn)
+        return scoring.headline_aggregates(task, rows)
 
     def outcomes(self, task: Record, rows: list[Record]) -> dict[str, dict[str, int]]:
         """Correct (1) or not (0) per evaluated example, for the sentence tasks' accuracy per

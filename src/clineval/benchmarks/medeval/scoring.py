@@ -25,12 +25,9 @@ generation tasks; ties: the lower draw) is the one whose test examples give the 
 from __future__ import annotations
 
 import tempfile
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from pathlib import Path
-from statistics import fmean
 from typing import Any
-
-import numpy as np
 
 from clineval.benchmarks.base.judge import judge as judge_model
 from clineval.benchmarks.medeval import classifiers, formats, synthetic
@@ -39,29 +36,36 @@ from clineval.benchmarks.medeval.examples import LABELS
 from clineval.benchmarks.medeval.extract import MODES, SPANS, answer_text, extract_label
 from clineval.benchmarks.medeval.splits import PAPER_RATIO, assign_splits
 from clineval.errors import ConfigError
+from clineval.io import Record
+from clineval.metrics.aggregate import (
+    Aggregate,
+    Count,
+    Headline,
+    Mean,
+    Share,
+    Shown,
+    Sums,
+    Test,
+    combine,
+    every,
+    value,
+    values,
+)
 from clineval.metrics.bleu import (
+    BLEU_STATISTICS,
     bleu_from_statistics,
-    bleu_statistics_matrix,
-    corpus_bleu4,
+    bleu_statistics,
     sentence_bleu4,
 )
-from clineval.metrics.bootstrap import Replicates, exact_sums, present, resample_counts
-from clineval.metrics.classification import (
-    binary_f1,
-    exact_match_rate,
-    f1_of_counts,
-    mean_code_accuracy,
-    mean_of_codes,
-    per_code_accuracy,
-    percent,
-)
+from clineval.metrics.classification import f1_of_counts, mean_of_codes, percent
 
-Record = dict[str, Any]
 SECTIONS = ("extraction", "answer_span", "unqualified", "rouge", "bleu", "classifiers",
             "baselines")
 #: The positive class of each NLU sentence task's F1.
 POSITIVE = {"abnormality": "abnormal", "ambiguity": "ambiguous"}
 #: The validation score that picks the best exemplar draw.
+#: Summary entries of a part that are not headline numbers.
+HEADLESS = ("n", "per_code")
 SELECTION_METRIC = {"abnormality": "accuracy", "ambiguity": "accuracy", "codes": "avg_accuracy",
                     "rewriting": "bleu4", "summarization": "bleu4"}
 
@@ -83,10 +87,6 @@ def settings(task: Record) -> Record:
 
 def _frac(value: float | None) -> float | None:
     return None if value is None else value / 100.0
-
-
-def _mean(values: Sequence[float]) -> float | None:
-    return fmean(values) if values else None
 
 
 # -- per-example extraction ---------------------------------------------------------------------
@@ -112,61 +112,96 @@ def _row(example: Record, output: str, scoring: Record) -> Record:
     return row
 
 
-# -- metrics of a part (a domain or a domain group) ---------------------------------------------
+# -- metrics of a part (a domain, a domain group, or all evaluated rows), declared once ------
 def _accuracy(correct: int, n: int) -> float | None:
     """``correct`` of ``n`` as a fraction, as the mean of 0/1 outcomes in percent over 100."""
     return _frac(100.0 * (correct / n)) if n else None
 
 
-def _nlu(rows: list[Record], kind: str, scoring: Record) -> Record:
-    counted = rows if scoring.get("unqualified", "wrong") == "wrong" else [
-        r for r in rows if r["qualified"]]
+def _counted(scoring: Record, within: Test) -> Test:
+    """The rows of a part that accuracy and F1 count (off-format ones left out under
+    ``unqualified: exclude``)."""
+    if scoring.get("unqualified", "wrong") == "wrong":
+        return within
+    return lambda row: within(row) and row["qualified"]
+
+
+def _nlu(kind: str, scoring: Record, within: Test) -> dict[str, Aggregate]:
+    counted, positive = _counted(scoring, within), POSITIVE[kind]
+
+    def confusion(row: Record) -> tuple[int, int, int]:
+        p, g = row["prediction"] == positive, row["reference"] == positive
+        return (int(p and g), int(p and not g), int(not p and g))
+
+    used = Count(counted)
     return {
-        "n": len(rows),
-        "accuracy": _accuracy(sum(bool(r["correct"]) for r in counted), len(counted)),
-        "f1": _frac(binary_f1([r["prediction"] for r in counted],
-                              [r["reference"] for r in counted], POSITIVE[kind])),
-        "qualified_rate": fmean(r["qualified"] for r in rows) if rows else None,
+        "accuracy": combine(_accuracy, Count(lambda row: counted(row) and row["correct"]), used),
+        "f1": combine(lambda found, n: _frac(f1_of_counts(*found)) if n else None,
+                      Sums(confusion, 3, counted), used),
+        "qualified_rate": Share(lambda row: row["qualified"], within),
     }
 
 
-def _codes(rows: list[Record], scoring: Record) -> Record:
-    counted = rows if scoring.get("unqualified", "wrong") == "wrong" else [
-        r for r in rows if r["qualified"]]
-    codes = list(rows[0]["reference"]) if rows else []
-    predicted = [r["prediction"] for r in counted]
-    gold = [r["reference"] for r in counted]
+def _codes(rows: list[Record], scoring: Record, within: Test) -> dict[str, Aggregate]:
+    """Per-code accuracy (its mean: ``avg_accuracy``) and EMR over the part's code list (the
+    codes of its first row; every row of the part lists the same)."""
+    mine = [row for row in rows if within(row)]
+    codes = list(mine[0]["reference"]) if mine else []
+    odd = [row["id"] for row in mine if list(row["reference"]) != codes]
+    if odd:
+        raise ValueError(f"MedEval code rows {odd[:3]} list other codes than {codes} in the same "
+                         "domain; a domain's rows share one code list")
+    counted = _counted(scoring, within)
+
+    def hits(row: Record) -> tuple[int, ...]:
+        return tuple(int(row["prediction"].get(c) == row["reference"][c]) for c in codes)
+
+    used = Count(counted)
+    per_code = combine(lambda found, n: {c: percent(k, n) for c, k in zip(codes, found,
+                                                                          strict=True)}
+                       if n else {}, Sums(hits, len(codes), counted), used)
+    exact = Count(lambda row: counted(row) and all(
+        row["prediction"].get(c) == row["reference"][c] for c in codes))
     return {
-        "n": len(rows),
-        "avg_accuracy": _frac(mean_code_accuracy(predicted, gold, codes)),
-        "emr": _frac(exact_match_rate(predicted, gold, codes)),
-        "qualified_rate": fmean(r["qualified"] for r in rows) if rows else None,
-        "per_code": {c: v / 100.0 for c, v in per_code_accuracy(predicted, gold, codes).items()},
+        "avg_accuracy": combine(lambda found: _frac(mean_of_codes(found)), per_code),
+        "emr": combine(lambda e, n: _frac(percent(e, n)) if n else None, exact, used),
+        "qualified_rate": Share(lambda row: row["qualified"], within),
+        "per_code": combine(lambda found: {c: v / 100.0 for c, v in found.items()}, per_code),
     }
 
 
-def _bleu(rows: list[Record], scoring: Record) -> float | None:
+def _bleu(scoring: Record, within: Test) -> Aggregate:
+    """BLEU-4 of the part: corpus BLEU from its pairs' summed statistics, or the mean of
+    their sentence BLEU (``bleu.level: sentence``)."""
     spec = scoring.get("bleu") or {}
     options = {"lowercase": bool(spec.get("lowercase", False)),
                "tokenize": str(spec.get("tokenize", "13a"))}
-    hyps, refs = [r["prediction"] for r in rows], [r["reference"] for r in rows]
     if spec.get("level", "corpus") == "sentence":
-        return _mean([sentence_bleu4(h, r, **options) for h, r in zip(hyps, refs, strict=True)])
-    return corpus_bleu4(hyps, refs, **options)
+        return Mean(lambda row: sentence_bleu4(row["prediction"], row["reference"], **options),
+                    within)
+    statistics = Sums(lambda row: bleu_statistics(row["prediction"], row["reference"], **options),
+                      BLEU_STATISTICS, within)
+    return combine(lambda found, n: bleu_from_statistics(found, **options) if n else None,
+                   statistics, Count(within))
 
 
-def _summaries(rows: list[Record], scoring: Record) -> Record:
+def _summaries(scoring: Record, within: Test) -> dict[str, Aggregate]:
+    rouge = {key: Mean(lambda row, key=key: row["rouge"][key], within)
+             for key in ("rouge_1", "rouge_2", "rouge_l")}
+    return {**rouge, "rouge_sum": combine(lambda *found: None if None in found else sum(found),
+                                          *rouge.values()),
+            "bleu4": _bleu(scoring, within)}
+
+
+def with_rouge(rows: list[Record], scoring: Record) -> None:
+    """Record each summary row's ROUGE (``rouge``) where it has none yet: scored rows carry
+    it, so tables and resamples never recompute it."""
     stem = bool((scoring.get("rouge") or {}).get("use_stemmer", False))
     for row in rows:
-        if "rouge" not in row:  # scored rows carry it: tables and resamples never recompute it
+        if "rouge" not in row:
             from clineval.metrics.rouge import rouge_f1  # imports nltk: slow
 
             row["rouge"] = rouge_f1(row["prediction"], row["reference"], use_stemmer=stem)
-    part = {key: _mean([r["rouge"][key] for r in rows]) for key in ("rouge_1", "rouge_2",
-                                                                     "rouge_l")}
-    values = list(part.values())
-    part["rouge_sum"] = None if None in values else sum(values)
-    return {"n": len(rows), **part, "bleu4": _bleu(rows, scoring)}
 
 
 def judge_rewrites(rows: list[Record], judges: Callable[[str], Record]) -> None:
@@ -186,23 +221,26 @@ def judge_rewrites(rows: list[Record], judges: Callable[[str], Record]) -> None:
             row["judge_kind"] = "model" if clf.answers_off_format else "classifier"
 
 
-def _rewriting(rows: list[Record], scoring: Record) -> Record:
+def _rewriting(rows: list[Record], scoring: Record, within: Test) -> dict[str, Aggregate]:
     """BLEU-4 and the judges' accuracies before and after rewriting (rows already judged)."""
-    part: Record = {"n": len(rows), "bleu4": _bleu(rows, scoring)}
-    if not rows:
+    mine = next((row for row in rows if within(row)), None)
+    part: dict[str, Aggregate] = {"bleu4": _bleu(scoring, within)}
+    if mine is None:
         return part
     for label in ("ambiguous", "abnormal"):
-        gold = [r["labels"][label] for r in rows]
-        before = [r["judged"][label]["original"] for r in rows]
-        after = [r["judged"][label]["rewrite"] for r in rows]
-        acc_before = fmean(p == g for p, g in zip(before, gold, strict=True))
-        acc_after = fmean(p == g for p, g in zip(after, gold, strict=True))
+        def right(side: str, label: str = label) -> Share:
+            return Share(lambda row: row["judged"][label][side] == row["labels"][label],
+                         within)
+
+        before, after = right("original"), right("rewrite")
         short = "am" if label == "ambiguous" else "ab"
-        part |= {f"acc_{short}_original": acc_before, f"acc_{short}_rewrite": acc_after,
-                 f"dacc_{short}": acc_before - acc_after}
-        if rows[0].get("judge_kind") == "model":  # the share of its answers on format
-            part |= {f"judge_qr_{short}_original": fmean(p is not None for p in before),
-                     f"judge_qr_{short}_rewrite": fmean(p is not None for p in after)}
+        part |= {f"acc_{short}_original": before, f"acc_{short}_rewrite": after,
+                 f"dacc_{short}": combine(
+                     lambda b, a: None if b is None or a is None else b - a, before, after)}
+        if mine.get("judge_kind") == "model":  # the share of its answers on format
+            part |= {f"judge_qr_{short}_{side}": Share(
+                lambda row, side=side, label=label: row["judged"][label][side] is not None,
+                within) for side in ("original", "rewrite")}
     return part
 
 
@@ -266,174 +304,82 @@ def _model_judges(task: Record, spec: Record) -> tuple[Callable[[str], Record], 
 
 
 # -- the cell ------------------------------------------------------------------------------------
-def _parts(rows: list[Record], kind: str, scoring: Record) -> Record:
-    def metrics(part_rows: list[Record]) -> Record:
-        if kind in LABELS:
-            return _nlu(part_rows, kind, scoring)
-        if kind == "codes":
-            return _codes(part_rows, scoring)
-        if kind == "summarization":
-            return _summaries(part_rows, scoring)
-        return _rewriting(part_rows, scoring)
+def part_aggregates(rows: list[Record], kind: str, scoring: Record, within: Test = every
+                    ) -> dict[str, Aggregate]:
+    """A part's metrics (its rows: those of ``rows`` that ``within`` holds), in the
+    summary's order, ``n`` first."""
+    if kind in LABELS:
+        metrics = _nlu(kind, scoring, within)
+    elif kind == "codes":
+        metrics = _codes(rows, scoring, within)
+    elif kind == "summarization":
+        metrics = _summaries(scoring, within)
+    else:
+        metrics = _rewriting(rows, scoring, within)
+    return {"n": Count(within), **metrics}
 
-    def grouped(key: str) -> Record:
-        keys = sorted({r[key] for r in rows})
-        return {k: metrics([r for r in rows if r[key] == k]) for k in keys}
 
-    summary: Record = {"domains": grouped("domain")}
-    if kind == "codes":
-        return summary  # code lists differ by domain: no pooled group score
-    if kind == "rewriting":
-        summary["groups"] = grouped("group")  # judges are per group
-        return summary
-    return {**summary, "groups": grouped("group"), "overall": metrics(rows)}
+def _parts(rows: list[Record], kind: str, scoring: Record) -> dict[str, dict[str, Any]]:
+    """Per level (``domains``, ``groups``, ``overall``) each part's test and metrics, from the
+    evaluated ``rows``; codes differ by domain (no pooled group score) and rewriting's judges
+    are per group (no overall)."""
+    levels = {"domains": "domain"} if kind == "codes" else {"domains": "domain",
+                                                            "groups": "group"}
+    found: dict[str, dict[str, Any]] = {}
+    for level, key in levels.items():
+        found[level] = {}
+        for part in sorted({row[key] for row in rows}):
+            def within(row: Record, key: str = key, part: str = part) -> bool:
+                return row["evaluated"] and row[key] == part
+
+            found[level][part] = (within, part_aggregates(rows, kind, scoring, within))
+    if kind not in ("codes", "rewriting"):
+        def evaluated(row: Record) -> bool:
+            return row["evaluated"]
+
+        found["overall"] = (evaluated, part_aggregates(rows, kind, scoring, evaluated))
+    return found
 
 
 def _selection_score(rows: list[Record], kind: str, scoring: Record) -> float | None:
-    if kind in LABELS:
-        return _nlu(rows, kind, scoring)["accuracy"]
-    if kind == "codes":
-        return _codes(rows, scoring)["avg_accuracy"]
-    return _bleu(rows, scoring)
+    return value(part_aggregates(rows, kind, scoring)[SELECTION_METRIC[kind]], rows)
+
+
+def _evaluated(task: Record, rows: list[Record]) -> tuple[str, Record, list[Record]]:
+    """The cell's task kind, its checked scoring settings and its evaluated rows (summary
+    rows with their ROUGE)."""
+    scoring = settings(task)
+    kind = rows[0]["task"] if rows else "abnormality"
+    evaluated = [r for r in rows if r["evaluated"]]
+    if kind == "summarization":
+        with_rouge(evaluated, scoring)
+    return kind, scoring, evaluated
 
 
 def summarize_rows(task: Record, rows: list[Record]) -> Record:
     """The summary's per-part metrics from scored rows (those marked ``evaluated``; rewriting
     rows carry their judges' labels)."""
-    scoring = settings(task)
-    evaluated = [r for r in rows if r["evaluated"]]
-    kind = rows[0]["task"] if rows else "abnormality"
-    summary: Record = {"task": kind, "n": len(evaluated), **_parts(evaluated, kind, scoring)}
+    kind, scoring, evaluated = _evaluated(task, rows)
+    summary: Record = {"task": kind, "n": len(evaluated)}
+    for level, parts in _parts(evaluated, kind, scoring).items():
+        if level == "overall":
+            summary[level] = values(parts[1], evaluated)
+        else:
+            summary[level] = {part: values(metrics, evaluated)
+                              for part, (_, metrics) in parts.items()}
     summary["scale"] = ("fractions (0-1)" if kind != "summarization" else "0-100") + (
         "; BLEU-4 0-100" if kind == "rewriting" else "")
     return summary
 
 
-# -- all bootstrap resamples at once -------------------------------------------------------------
-class _Drawn:
-    """A cell's rows and resamples: a part's (a domain's or group's) per-resample sums of
-    per-row values, as the part's rows of each resample would sum them."""
-
-    def __init__(self, rows: list[Record], drawn: np.ndarray):
-        self.rows, self.drawn = rows, drawn
-        self.counts = resample_counts(drawn, len(rows))
-
-    def count(self, mask: np.ndarray) -> list[int]:
-        """Per resample: how many drawn rows ``mask`` holds."""
-        return (self.counts @ mask.astype(np.int64)).tolist()
-
-    def column(self, get: Callable[[Record], Any], within: np.ndarray | None = None
-               ) -> np.ndarray:
-        """``get`` of each row (of the rows ``within`` holds; False for the others)."""
-        keep = [True] * len(self.rows) if within is None else within.tolist()
-        return np.array([bool(k) and get(r) for r, k in zip(self.rows, keep, strict=True)])
-
-    def bleu(self, mask: np.ndarray, scoring: Record) -> list[float | None]:
-        """Per resample: the part's BLEU-4 as :func:`_bleu` computes it."""
-        spec = scoring.get("bleu") or {}
-        options = {"lowercase": bool(spec.get("lowercase", False)),
-                   "tokenize": str(spec.get("tokenize", "13a"))}
-        sizes = self.count(mask)
-        if spec.get("level", "corpus") == "sentence":
-            values = [sentence_bleu4(r["prediction"], r["reference"], **options)
-                      for r in self.rows]
-            sums = exact_sums(values, self.drawn, mask)
-            return [total / size if size else None for total, size in zip(sums, sizes,
-                                                                            strict=True)]
-        stats = bleu_statistics_matrix([r["prediction"] for r in self.rows],
-                                       [r["reference"] for r in self.rows], **options)
-        summed = (self.counts @ (stats * mask[:, None])).tolist()
-        return [bleu_from_statistics(total, **options) if size else None
-                for total, size in zip(summed, sizes, strict=True)]
-
-    def mean(self, values: Sequence[float], mask: np.ndarray) -> list[float | None]:
-        """Per resample: the fmean of the part's drawn ``values`` (None for none)."""
-        sums = exact_sums(values, self.drawn, mask)
-        return [total / size if size else None
-                for total, size in zip(sums, self.count(mask), strict=True)]
-
-
-def _part_replicates(drawn: _Drawn, mask: np.ndarray, kind: str, scoring: Record
-                     ) -> dict[str, list[Any]]:
-    """A part's metrics on every resample (a resample without the part: any value)."""
-    rows = drawn.rows
-    sizes = drawn.count(mask)
-    if kind in ("summarization", "rewriting"):
-        out: dict[str, list[Any]] = {"bleu4": drawn.bleu(mask, scoring)}
-        if kind == "summarization":
-            for key in ("rouge_1", "rouge_2", "rouge_l"):
-                out[key] = drawn.mean([r["rouge"][key] for r in rows], mask)
-            out["rouge_sum"] = [None if None in values else sum(values) for values in zip(
-                out["rouge_1"], out["rouge_2"], out["rouge_l"], strict=True)]
-            return out
-        for label in ("ambiguous", "abnormal"):
-            short = "am" if label == "ambiguous" else "ab"
-            right = {side: drawn.count(mask & drawn.column(
-                lambda r, side=side, label=label: r["judged"][label][side]
-                == r["labels"][label]))
-                for side in ("original", "rewrite")}
-            before = [k / m if m else None for k, m in zip(right["original"], sizes, strict=True)]
-            after = [k / m if m else None for k, m in zip(right["rewrite"], sizes, strict=True)]
-            out |= {f"acc_{short}_original": before, f"acc_{short}_rewrite": after,
-                    f"dacc_{short}": [None if b is None or a is None else b - a
-                                      for b, a in zip(before, after, strict=True)]}
-            if rows and rows[0].get("judge_kind") == "model":  # its share of on-format answers
-                for side in ("original", "rewrite"):
-                    on = drawn.count(mask & drawn.column(
-                        lambda r, side=side, label=label: r["judged"][label][side] is not None))
-                    out[f"judge_qr_{short}_{side}"] = [k / m if m else None
-                                                       for k, m in zip(on, sizes, strict=True)]
-        return out
-    qualified = drawn.column(lambda r: bool(r["qualified"]))
-    counted = mask if scoring.get("unqualified", "wrong") == "wrong" else mask & qualified
-    used = drawn.count(counted)
-    out = {"qualified_rate": [q / m if m else None
-                              for q, m in zip(drawn.count(mask & qualified), sizes, strict=True)]}
-    if kind in LABELS:
-        correct = drawn.count(counted & drawn.column(lambda r: bool(r["correct"])))
-        positive = POSITIVE[kind]
-        predicted = drawn.column(lambda r: r["prediction"] == positive)
-        gold = drawn.column(lambda r: r["reference"] == positive)
-        tp, fp, fn = (drawn.count(counted & p & g) for p, g in (
-            (predicted, gold), (predicted, ~gold), (~predicted, gold)))
-        out["accuracy"] = [_accuracy(k, c) for k, c in zip(correct, used, strict=True)]
-        out["f1"] = [_frac(f1_of_counts(*t)) if c else None
-                     for *t, c in zip(tp, fp, fn, used, strict=True)]
-        return out
-    codes = list(rows[int(np.flatnonzero(mask)[0])]["reference"])
-    odd = [r["id"] for r, keep in zip(rows, mask.tolist(), strict=True)
-           if keep and list(r["reference"]) != codes]
-    if odd:
-        raise ValueError(f"MedEval code rows {odd[:3]} list other codes than {codes} in the same "
-                         "domain; a domain's rows share one code list")
-    hits = {c: drawn.count(drawn.column(lambda r, c=c: r["prediction"].get(c)
-                                        == r["reference"][c], counted)) for c in codes}
-    exact = drawn.count(drawn.column(
-        lambda r: all(r["prediction"].get(c) == r["reference"][c] for c in codes), counted))
-    out["avg_accuracy"] = [_frac(mean_of_codes({c: percent(hits[c][b], n) for c in codes}))
-                           if n else None for b, n in enumerate(used)]
-    out["emr"] = [_frac(percent(e, n)) if n else None for e, n in zip(exact, used, strict=True)]
-    return out
-
-
-def headline_replicates(task: Record, rows: list[Record], drawn: np.ndarray) -> Replicates:
-    """The headline (every metric of every domain group and domain) of every resample
-    (``drawn``: row positions per resample), equal to ``summarize_rows`` on each resample's
-    rows: counts and exact sums over the draw counts, finished with the same arithmetic."""
-    scoring = settings(task)
-    kind = rows[0]["task"] if rows else "abnormality"
-    state = _Drawn(rows, drawn)
-    evaluated = state.column(lambda r: bool(r["evaluated"]))
-    levels = {"domains": "domain"} if kind == "codes" else {"groups": "group", "domains": "domain"}
-    out: Replicates = {}
-    for level, key in levels.items():
-        keys = state.column(lambda r, key=key: r[key])
-        for part in sorted({r[key] for r in rows if r["evaluated"]}):
-            mask = evaluated & (keys == part)
-            shown = np.array(state.count(mask)) > 0
-            for metric, values in _part_replicates(state, mask, kind, scoring).items():
-                out[f"{level}.{part}.{metric}"] = present(values, shown)
-    return out
+def headline_aggregates(task: Record, rows: list[Record]) -> Headline:
+    """Every metric of every domain group and domain (``<level>.<part>.<metric>``; per-code
+    accuracies and ``n`` left out), each shown for the resamples with a row of its part."""
+    kind, scoring, evaluated = _evaluated(task, rows)
+    return {f"{level}.{part}.{metric}": Shown(aggregate, within)
+            for level, parts in _parts(evaluated, kind, scoring).items() if level != "overall"
+            for part, (within, metrics) in parts.items()
+            for metric, aggregate in metrics.items() if metric not in HEADLESS}
 
 
 def score(task: Record, examples: list[Record], generations: list[Record]) -> tuple[
