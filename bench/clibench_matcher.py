@@ -10,10 +10,13 @@ Then it times, each as its own process:
 - ``before``: the code under ``--before-src`` (a ``src`` folder of an earlier commit, e.g.
   ``git archive HEAD src | tar -x -C /tmp/old``), which embeds every title in every process;
 - ``cold``: this tree with an empty embedding cache (computes and writes the title vectors);
-- ``warm``: this tree again on the same cache (loads them).
+- ``warm``: this tree again on the same cache (loads them);
+- ``derive``: the workflow's derived artifact written from an empty cache (the
+  ``derive_scoring_inputs_clibench`` job's work: ``title_embeddings.npy``), then ``stored``:
+  scoring that reads it (``--title-embeddings``) with another empty cache, as a score job does.
 
-``cold`` and ``warm`` must print the same bytes; ``--profile`` adds the top functions of a cold
-and of a warm run by cumulative time.
+``cold``, ``warm`` and ``stored`` must print the same bytes; ``--profile`` adds the top functions
+of a cold and of a warm run by cumulative time.
 
     python bench/clibench_matcher.py --titles 8000 --before-src /tmp/old/src
     python bench/clibench_matcher.py                      # all of ICD-10-CM: slow when cold
@@ -93,6 +96,21 @@ def timed(src: Path, args: list[str], cache: Path) -> tuple[float, str]:
     return seconds, done.stdout
 
 
+def derive(titles_file: Path | None, out: Path, cache: Path) -> float:
+    """Seconds to write the derived title embeddings in a fresh process (``titles_file``: the
+    dictionary, else the CLI's default pool)."""
+    files = {"d_icd_diagnoses": str(titles_file)} if titles_file else {}
+    code = ("import sys; from pathlib import Path; "
+            "from clineval.benchmarks.clibench.scoring import write_title_embeddings; "
+            f"write_title_embeddings('diagnoses', 'bundled-minilm', False, "
+            f"{{k: Path(v) for k, v in {files!r}.items()}}, Path(sys.argv[1]))")
+    env = {**os.environ, "PYTHONPATH": str(SRC), "CLINEVAL_EMBEDDING_CACHE": str(cache),
+           "HF_HUB_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1"}
+    start = time.perf_counter()
+    subprocess.run([sys.executable, "-c", code, str(out)], env=env, check=True)
+    return time.perf_counter() - start
+
+
 def profile(args: list[str], cache: Path, top: int = 12) -> str:
     code = ("import cProfile, pstats, io, sys; from clineval.cli import main; "
             "p = cProfile.Profile(); p.enable(); main(sys.argv[1:]); p.disable(); "
@@ -129,20 +147,27 @@ def main() -> int:
         result["cold_s"], cold = timed(SRC, cli, where / "cache")
         result["warm_s"], warm = timed(SRC, cli, where / "cache")
         result["cold_equals_warm"] = cold == warm
+        stored_file = where / "title_embeddings.npy"
+        dictionary = where / "d_icd_diagnoses.csv.gz" if args.titles > 0 else None
+        result["derive_s"] = derive(dictionary, stored_file, where / "derive-cache")
+        result["stored_s"], stored = timed(SRC, [*cli, "--title-embeddings", str(stored_file)],
+                                           where / "stored-cache")
+        result["cold_equals_stored"] = cold == stored
         if args.before_src:
             result["before_equals_after"] = before == cold
     print(f"{'run':<8} {'seconds':>9}   ({result['admissions']} admissions, "
           f"{result['titles']} candidate titles)")
-    for name in ("before", "cold", "warm"):
+    for name in ("before", "cold", "warm", "derive", "stored"):
         if f"{name}_s" in result:
             print(f"{name:<8} {result[f'{name}_s']:9.1f}")
     print(f"cold and warm print the same bytes: {result['cold_equals_warm']}")
+    print(f"cold and stored print the same bytes: {result['cold_equals_stored']}")
     if "before_equals_after" in result:
         print(f"before and after print the same bytes: {result['before_equals_after']} "
               "(they differ where the scoring rules changed)")
     if args.out:
         args.out.write_text(json.dumps(result, indent=1) + "\n")
-    return 0 if result["cold_equals_warm"] else 1
+    return 0 if result["cold_equals_warm"] and result["cold_equals_stored"] else 1
 
 
 if __name__ == "__main__":

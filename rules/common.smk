@@ -5,7 +5,7 @@ from pathlib import Path
 
 from clineval.config.checks import check_plan
 from clineval.errors import ConfigError
-from clineval.provenance.settle import settle
+from clineval.workflow.settle import settle
 from clineval.report.page import section_title
 from clineval.report.text import rst_escape
 from clineval.workflow.locks import at_start as release_stale_lock
@@ -167,7 +167,9 @@ def all_figure_outputs():
 def all_outputs(phase):
     """Every file of one phase of the grid (targets for DVC stages and partial runs)."""
     if phase == "data":
-        return [p for task in sorted({c.task for c in PLAN.cells}) for p in derived(task).values()]
+        tasks = sorted({c.task for c in PLAN.cells})
+        return [p for task in tasks for p in derived(task).values()] + [
+            str(p) for task in tasks for p in PLAN.derived_inputs(task).values()]
     suffix = ".json" if phase == "scores" else ".jsonl"
     return [str(PLAN.artifact(phase, cell, suffix)) for cell in PLAN.cells]
 
@@ -182,6 +184,31 @@ def derived(task):
 
 
 
+
+
+def derived_input_files(benchmark):
+    """(task, role, path) of each file the benchmark derives from its scoring inputs."""
+    return [(task, role, PLAN.derived_inputs(task)[role])
+            for task in PLAN.benchmark_tasks(benchmark)
+            for role in sorted(PLAN.derived_inputs(task))]
+
+
+def derived_input_sources(benchmark):
+    """The identities of the benchmark's derived scoring inputs and the files they read."""
+    inputs = {}
+    for k, (task, role, _) in enumerate(derived_input_files(benchmark)):
+        inputs[f"identity_{k}"] = str(PLAN.identity_file("inputs", task, role))
+        named = PLAN.named_scoring_inputs(task).values()
+        inputs |= {f"{task}_{role}_input_{i}": str(p) for i, p in enumerate(named)}
+    return inputs
+
+
+def derived_input_command(benchmark):
+    parts = ["clineval step scoring-inputs"]
+    for task, role, path in derived_input_files(benchmark):
+        parts.append(f"--input {PLAN.identity_file('inputs', task, role)} {path} "
+                     f"{PLAN.record_file('scoring_input', f'{task}/{role}')}")
+    return " ".join(parts)
 
 
 def table_summaries(wildcards):

@@ -63,3 +63,28 @@ rule build_model:
     shell:
         "clineval step build-model --identity {input.identity}"
         " --out $(dirname {output.config}) --record {output.record} > {log} 2>&1"
+
+
+# Files a benchmark derives from its scoring inputs (CliBench: the embeddings of its candidate
+# code titles), all of a benchmark's in one job, once, before any of its scoring jobs reads them.
+for _bench in [b for b in PLAN.benchmarks if derived_input_files(b)]:
+
+    rule:
+        name:
+            f"derive_scoring_inputs_{_bench}"
+        input:
+            **derived_input_sources(_bench),
+        output:
+            files=update([str(p) for _, _, p in derived_input_files(_bench)]),
+            records=[str(PLAN.record_file("scoring_input", f"{t}/{r}"))
+                     for t, r, _ in derived_input_files(_bench)],
+        params:
+            command=derived_input_command(_bench),
+        log:
+            f"{LOGS}/data/{_bench}.scoring-inputs.log",
+        resources:
+            **SCORING_RESOURCES[_bench],
+        conda:
+            "../envs/cpu.yaml"
+        shell:
+            "{params.command} > {log} 2>&1"

@@ -79,6 +79,26 @@ def test_embeddings_and_cosines_do_not_depend_on_batch_or_threads(threads) -> No
         assert embedding.cosine_pairs(OTHERS + PREDICTIONS, OTHERS + REFERENCES)[3:] == cos_alone
 
 
+def test_use_encoder_computes_in_float64_whatever_the_blas_threads() -> None:
+    """USE's own float32 pass differs between processors by ~1e-8 (MedDisK's recorded cosines
+    did); in float64 the 10 decimals kept cannot depend on the BLAS kernel or its threads."""
+    from threadpoolctl import threadpool_limits
+
+    texts = ["糖尿病肾病", "diabetic nephropathy, diabetic retinopathy", *PREDICTIONS[:2]]
+    model = embedding._use_model()
+    weights = vars(model._model)
+    assert weights["proj_W"].dtype == np.float64 and weights["w1"][0].dtype == np.float64
+    with threadpool_limits(1, user_api="blas"):
+        one = embedding.embed(texts, embedding.BUNDLED_USE)
+        cos_one = embedding.cosine_pairs(texts[:2], texts[2:], embedding.BUNDLED_USE)
+    with threadpool_limits(2, user_api="blas"):
+        two = embedding.embed(texts[::-1], embedding.BUNDLED_USE)[::-1]
+        cos_two = embedding.cosine_pairs(texts[:2], texts[2:], embedding.BUNDLED_USE)
+    np.testing.assert_allclose(two, one, rtol=0, atol=1e-14)
+    assert cos_one == cos_two
+    np.testing.assert_allclose(np.linalg.norm(one, axis=1), 1, rtol=0, atol=1e-12)
+
+
 def test_nearest_code_does_not_depend_on_the_other_queries() -> None:
     bank = Candidates.from_titles({"E11": "Type 2 diabetes mellitus", "I10": "Essential "
                                    "hypertension", "R05": "Cough", "O26": "Pregnancy care"})

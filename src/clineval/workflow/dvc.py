@@ -8,9 +8,10 @@ rewrites ``params.yaml`` when ``conf/`` or the code changes; stages whose identi
 change are skipped. The ``tables`` stage runs ``all_tables``, which also draws the figures of
 the tables: its outputs and parameters include the figures'.
 
-Outputs are one directory per task (data) or per model and task (requests, generations,
-scores), so that artifacts derived from credentialed data can be kept off remotes: their
-outputs get ``push: false`` unless the config says ``dvc.push_credentialed: true``.
+Outputs are one directory per task (data: the examples, and files derived for scoring such as
+CliBench's title embeddings) or per model and task (requests, generations, scores), so that
+artifacts derived from credentialed data can be kept off remotes: their outputs get
+``push: false`` unless the config says ``dvc.push_credentialed: true``.
 """
 
 from __future__ import annotations
@@ -31,7 +32,7 @@ HEADER = (
     "# checks that this file is current). See docs/reproducibility.md.\n"
 )
 PHASE_IDENTITIES = {
-    "data": ["data"],
+    "data": ["data", "inputs"],
     "generations": ["models", "requests", "generation"],
     "scores": ["scoring"],
     "tables": ["tables", "figures", "report"],
@@ -46,7 +47,7 @@ def params(plan: Plan, overrides: Sequence[str]) -> dict[str, Any]:
     }
     for key, ident in sorted(plan.identities.items()):
         head, _, rest = key.partition("/")
-        if head in ("data", "models", "tables", "figures", "report"):
+        if head in ("data", "inputs", "models", "tables", "figures", "report"):
             ids[head][rest] = ident["sha"]
         else:
             cell, _, kind = key.rpartition("/")
@@ -135,7 +136,9 @@ def stages(plan: Plan, overrides: Sequence[str]) -> dict[str, Any]:
         },
         "scores": {
             "cmd": _snakemake("all_scores", overrides),
-            "deps": [str(plan.results / "generations" / m / t) for m, t in pairs],
+            # the generations, and the files derived for scoring (CliBench's title embeddings)
+            "deps": [str(plan.results / "generations" / m / t) for m, t in pairs]
+            + [str(plan.data_root / "derived" / t) for t in tasks if plan.derived_inputs(t)],
             "params": [params_ref[2]],
             "outs": [_out(plan.results / "scores" / m / t, _push(plan, {t})) for m, t in pairs],
         },

@@ -23,7 +23,7 @@ from clineval.io import (
 )
 from clineval.provenance.location import located
 from clineval.provenance.manifest import environment
-from clineval.provenance.record import FileHashes, make_record, write_record
+from clineval.provenance.record import FileHashes, make_record, prov_path, write_record
 from clineval.tables.format import SLICE_MARK, slice_note
 from clineval.tables.leaderboard import LAYOUT as LEADERBOARD
 from clineval.tables.leaderboard import build_leaderboard
@@ -98,6 +98,22 @@ def build_model(identity: Path, out_dir: Path, record_out: Path) -> None:
                                          **extra))
 
 
+def derive_scoring_inputs(jobs: list[tuple[Path, Path, Path]]) -> None:
+    """Build the files a benchmark derives from its scoring inputs (CliBench's title
+    embeddings), one ``(identity, out, record)`` each, before any of its scoring jobs; the
+    named inputs are checked against the hashes the plan saw."""
+    hashes = FileHashes()
+    for identity, out, record_out in progress(jobs, "scoring inputs", unit="file"):
+        sha, ident = read_identity(identity)
+        inputs = checked_inputs(ident, hashes)
+        kept = get_benchmark(ident["benchmark"]).derive_scoring_input(
+            ident["role"], ident["settings"], inputs, out)
+        write_record(record_out, make_record(
+            "scoring_input", f"{ident['task']}/{ident['role']}", sha, inputs,
+            {ident["role"]: out}, ident["credentialed"], hashes=hashes, **kept))
+        log.info("%s: %s of task %s written", out, ident["role"], ident["task"])
+
+
 def scored_cell(
     sha: str, ident: dict[str, Any], examples: list[dict[str, Any]],
     generations: list[dict[str, Any]], where: Path, inputs: dict[str, Path],
@@ -135,12 +151,15 @@ class ScoreJob:
 
 
 def checked_inputs(ident: dict[str, Any], hashes: FileHashes) -> dict[str, Path]:
-    """The scoring inputs the identity declares, each still with the hash the plan saw."""
+    """The scoring inputs the identity declares, each still with the hash the plan saw; one
+    the workflow derived (its entry names an ``identity``) made for that identity."""
     files = {}
     for role, entry in ident.get("inputs", {}).items():
         path = located(entry["path"])
         current = hashes(path)
-        if entry["sha256"] is None and current is not None:
+        if entry.get("identity") is not None:
+            _check_derived(path, role, entry["identity"])
+        elif entry["sha256"] is None and current is not None:
             pass  # a demo source the workflow wrote: its record keeps the hash read now
         elif current != entry["sha256"]:
             state = "is missing" if current is None else f"has sha256 {current[:16]}"
@@ -149,6 +168,17 @@ def checked_inputs(ident: dict[str, Any], hashes: FileHashes) -> dict[str, Path]
                             "started; run snakemake again")
         files[role] = path
     return files
+
+
+def _check_derived(path: Path, role: str, identity: str) -> None:
+    """A derived scoring input exists and its record names ``identity``."""
+    record_path = prov_path(path)
+    built = read_json(record_path).get("identity") if record_path.is_file() else None
+    if not path.is_file() or built != identity:
+        state = "is missing" if not path.is_file() or built is None else (
+            f"was built for identity {str(built)[:16]}")
+        raise DataError(path, None, role, f"{state}, but the plan expects identity "
+                        f"{identity[:16]}: run snakemake again")
 
 
 def score(jobs: list[ScoreJob]) -> None:

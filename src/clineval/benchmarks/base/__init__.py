@@ -10,15 +10,16 @@ from __future__ import annotations
 
 import argparse
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
 
 import numpy as np
 
+from clineval.io import Record
+from clineval.metrics import aggregate
 from clineval.metrics.bootstrap import Replicates, replicates_of
 from clineval.provenance.hashing import sha256_obj
-
-Record = dict[str, Any]
 
 
 def request_record(
@@ -59,6 +60,40 @@ def replicates_by_rows(bench: Benchmark, task: Record, rows: list[Record],
     return replicates_of(
         lambda indices: bench.headline(bench.summarize_rows(task, [rows[i] for i in indices])),
         drawn)
+
+
+class DeclaredAggregates:
+    """The default :meth:`Benchmark.headline_replicates` of a benchmark that declares its
+    headline numbers once, as aggregates over the rows (``headline_aggregates``,
+    :mod:`clineval.metrics.aggregate`); its ``summarize_rows`` takes them from the same
+    declaration (:func:`clineval.metrics.aggregate.values`)."""
+
+    def headline_aggregates(self, task: Record, rows: list[Record]) -> aggregate.Headline:
+        raise NotImplementedError
+
+    def headline_replicates(self, task: Record, rows: list[Record], drawn: np.ndarray
+                            ) -> Replicates:
+        return aggregate.replicates(self.headline_aggregates(task, rows), rows, drawn)
+
+
+@dataclass(frozen=True)
+class DerivedInput:
+    """A file the workflow builds from a task's scoring inputs, once, before any scoring job
+    reads it (CliBench: the embeddings of its candidate titles)."""
+
+    #: The file's name in the task's derived folder.
+    name: str
+    #: Everything besides the scoring inputs' bytes that decides its content (its identity).
+    settings: Record
+
+
+def derived_scoring_inputs(bench: Benchmark, task: Record) -> dict[str, DerivedInput]:
+    """The files the benchmark derives from the task's scoring inputs, by role: its optional
+    members ``derived_scoring_inputs(task)`` and ``derive_scoring_input(role, settings, inputs,
+    out)`` (writes ``out`` from the scoring input files, returns what its record keeps); none
+    for a benchmark without them."""
+    declared = getattr(bench, "derived_scoring_inputs", None)
+    return dict(declared(task)) if declared is not None else {}
 
 
 class Benchmark(Protocol):
@@ -148,16 +183,20 @@ class Benchmark(Protocol):
         rows; parts that do not depend on rows (settings, encoder names) may be left out.
         """
 
+    def headline_aggregates(self, task: Record, rows: list[Record]) -> aggregate.Headline:
+        """The headline numbers declared once over ``rows`` (name -> ``Shown(aggregate,
+        part)``, :mod:`clineval.metrics.aggregate`): ``summarize_rows`` writes their values,
+        and :class:`DeclaredAggregates` gives ``headline_replicates`` from them."""
+
     def headline_replicates(self, task: Record, rows: list[Record], drawn: np.ndarray
                             ) -> Replicates:
         """The headline numbers of every bootstrap resample of ``rows`` at once (``drawn``: a
         resample's row positions per row, :func:`clineval.metrics.bootstrap.resamples`).
 
         Equal, value for value, to :func:`replicates_by_rows` (``headline(summarize_rows)`` per
-        resample; a name a resample's headline lacks has no value for it), which a benchmark
-        may return as is; a faster one sums per-row statistics over the draw counts
-        (:func:`clineval.metrics.bootstrap.resample_counts`) and finishes each replicate with
-        the same arithmetic as ``summarize_rows``.
+        resample; a name a resample's headline lacks has no value for it). Inherited from
+        :class:`DeclaredAggregates` (the declared aggregates summed over the draw counts); a
+        benchmark whose headline cannot be declared may return :func:`replicates_by_rows`.
         """
 
     def outcomes(self, task: Record, rows: list[Record]) -> dict[str, dict[str, int]]:

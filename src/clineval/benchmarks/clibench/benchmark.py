@@ -13,14 +13,13 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-import numpy as np
-
+from clineval.benchmarks.base import DeclaredAggregates, DerivedInput
 from clineval.benchmarks.base.exemplars import exemplar_count
 from clineval.benchmarks.base.sources import demo_or_official, require
 from clineval.errors import ConfigError
-from clineval.metrics.bootstrap import Replicates
+from clineval.io import Record
+from clineval.metrics import aggregate
 
-Record = dict[str, Any]
 NAME = "CliBench"
 MIMIC_WHERE = "PhysioNet (MIMIC-IV 2.2 and MIMIC-IV-Note 2.2; credentialed access)"
 #: Tables every task reads, and each task's own.
@@ -93,7 +92,7 @@ def _official(task: Record, task_name: str, kind: str) -> dict[str, Path]:
     return files
 
 
-class CliBenchBenchmark:
+class CliBenchBenchmark(DeclaredAggregates):
     name = "clibench"
     data_version = "1"
     # 2: embeddings per text in float64 on one thread; 3: explicit codes checked against the
@@ -163,6 +162,24 @@ class CliBenchBenchmark:
                                       data_root / "demo" / task_name)
         return {**files, **encoder_files(settings["encoder"])}
 
+    def derived_scoring_inputs(self, task: Record) -> dict[str, DerivedInput]:
+        """The embeddings of the task's candidate titles: computed once per ontology and
+        encoder by the workflow, then read by every scoring job."""
+        from clineval.benchmarks.clibench import pools, scoring
+
+        kind = _kind(task)
+        settings = scoring.settings(task.get("scoring"))
+        return {pools.EMBEDDINGS: DerivedInput("title_embeddings.npy", {
+            "task": kind, "encoder": settings["encoder"],
+            "itemids": kind == "labs" and settings["lab_codes"] == "itemid"})}
+
+    def derive_scoring_input(self, role: str, settings: Record, inputs: dict[str, Path],
+                             out: Path) -> Record:
+        from clineval.benchmarks.clibench import scoring
+
+        return scoring.write_title_embeddings(settings["task"], settings["encoder"],
+                                              settings["itemids"], inputs, out)
+
     def score(self, task: Record, examples: list[Record], generations: list[Record]
               ) -> tuple[list[Record], Record]:
         from clineval.benchmarks.clibench import prompts, scoring
@@ -205,11 +222,10 @@ class CliBenchBenchmark:
 
         return scoring.summarize_rows(_kind(task), rows)
 
-    def headline_replicates(self, task: Record, rows: list[Record], drawn: np.ndarray
-                            ) -> Replicates:
+    def headline_aggregates(self, task: Record, rows: list[Record]) -> aggregate.Headline:
         from clineval.benchmarks.clibench import scoring
 
-        return scoring.headline_replicates(_kind(task), rows, drawn)
+        return scoring.headline_aggregates(_kind(task), rows)
 
     def outcomes(self, task: Record, rows: list[Record]) -> dict[str, dict[str, int]]:
         """None: CliBench's scores are pooled P/R/F1, not 0/1 accuracies."""

@@ -11,15 +11,14 @@ from __future__ import annotations
 import argparse
 import json
 from pathlib import Path
-from typing import Any
 
 from clineval.errors import DataError
-from clineval.io import read_jsonl
+from clineval.io import Record, read_jsonl
 
 from . import kinds
+from .pools import EMBEDDINGS
 from .scoring import DEFAULTS, Scorer, settings
 
-Record = dict[str, Any]
 #: The dictionary file ``--titles`` stands for, per task.
 TITLE_ROLE = {"diagnoses": "d_icd_diagnoses", "procedures": "d_icd_procedures",
               "labs": "d_labitems", "prescriptions": "atc_titles"}
@@ -60,6 +59,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         "follows the last 'Final answer:' line")
     parser.add_argument("--encoder", default=DEFAULTS["encoder"],
                         help="sentence encoder: bundled-minilm or a local model directory")
+    parser.add_argument("--title-embeddings", type=Path, help=(
+        "the candidate titles' embeddings as the workflow stored them "
+        "(data/derived/<task>/title_embeddings.npy, same titles and encoder): read instead of "
+        "encoding the titles"))
 
 
 def read_gold(path: Path, kind: str, scoring: Record) -> list[Record]:
@@ -108,7 +111,8 @@ def run(args: argparse.Namespace) -> int:
     outputs = read_outputs(args.predictions, ids)
     files = {role: path for role, path in (
         (TITLE_ROLE[args.task], args.titles), ("loinc_hierarchy", args.loinc_hierarchy),
-        ("lab_loinc_map", args.lab_loinc_map)) if path is not None}
+        ("lab_loinc_map", args.lab_loinc_map), (EMBEDDINGS, args.title_embeddings))
+        if path is not None}
     scorer = Scorer(args.task, settings(settings_given), files, reasoning=args.final_answer)
     rows, summary = scorer.score(ids, [row["codes"] for row in gold],
                                  [outputs[i] for i in ids])

@@ -11,6 +11,9 @@ from clineval.metrics.code_mapping import Candidates
 from clineval.metrics.ontologies import atc, icd10cm, icd10pcs, loinc
 from clineval.mimic.dictionaries import read_d_icd, read_d_labitems
 
+#: The role of the candidates' title embeddings among a task's scoring files.
+EMBEDDINGS = "title_embeddings"
+
 
 def diagnosis_titles(d_icd_diagnoses: Path | None) -> dict[str, str]:
     """ICD-10-CM code -> title: MIMIC's ``d_icd_diagnoses`` codes the ontology knows (the
@@ -78,23 +81,26 @@ def candidates(kind: str, files: tuple[tuple[str, Path | None], ...], encoder: s
                itemids: bool = False) -> Candidates:
     """The task's candidates and ontology codes from its files (role -> path), cached per
     process. Without its file a task's explicit codes are checked by the code system alone
-    (ICD-10-CM: always against the tabular)."""
+    (ICD-10-CM: always against the tabular). The role :data:`EMBEDDINGS` names the titles'
+    stored embeddings (the workflow's derived file), else they come from the embedding cache."""
     paths = dict(files)
+    vectors = paths.get(EMBEDDINGS)
     if kind == "diagnoses":
-        return Candidates.from_titles(diagnosis_titles(paths.get("d_icd_diagnoses")), encoder)
+        return Candidates.from_titles(diagnosis_titles(paths.get("d_icd_diagnoses")), encoder,
+                                      vectors_file=vectors)
     if kind == "procedures":
         given = paths.get("d_icd_procedures")
         titles = procedure_titles(given)
         return Candidates.from_titles(titles, encoder,
-                                      frozenset(titles) if given is not None else None)
+                                      frozenset(titles) if given is not None else None, vectors)
     if kind == "labs":
         args = (paths.get("loinc_hierarchy"), paths.get("lab_loinc_map"),
                 paths.get("d_labitems"), itemids)
         titles, codes = lab_candidates(*args)
-        return Candidates(titles, codes, encoder, lab_codes(*args))
+        return Candidates(titles, codes, encoder, lab_codes(*args), vectors)
     if kind == "prescriptions":
         given = paths.get("atc_titles")
         atc_titles = atc.read_titles(given) if given else {}
         return Candidates.from_titles(atc_titles, encoder,
-                                      frozenset(atc_titles) if given else None)
+                                      frozenset(atc_titles) if given else None, vectors)
     raise ValueError(f"unknown CliBench task {kind!r}")

@@ -21,18 +21,17 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import numpy as np
-
 from clineval.errors import ConfigError
-from clineval.metrics import hierarchical
-from clineval.metrics.bootstrap import Replicates, resample_counts
+from clineval.io import Record
+from clineval.metrics import aggregate, hierarchical
 from clineval.metrics.code_mapping import Mapper, codes_of
 from clineval.metrics.embedding import BUNDLED, encoder_name
 from clineval.metrics.ontologies import icd10cm
 
 from . import kinds, pools
 
-Record = dict[str, Any]
+#: The micro scores a level reports (its headline numbers).
+MICRO = ("precision", "recall", "f1")
 #: Scoring settings and their defaults (the paper's definitions).
 DEFAULTS: Record = {
     "empty": "zero",            # an answer without codes: zero predictions (paper) | drop (code)
@@ -44,9 +43,10 @@ DEFAULTS: Record = {
     "lab_codes": "loinc",       # lab targets: LOINC through the itemid map | itemid (code)
     "coarse": "reach",          # a coarse code at finer levels: absent (reach) | itself (code)
 }
-#: The files a task's scoring may read, by role.
+#: The files a task's scoring may read, by role (the title embeddings: derived from the others
+#: by :func:`write_title_embeddings`).
 FILE_ROLES = ("d_icd_diagnoses", "d_icd_procedures", "loinc_hierarchy", "lab_loinc_map",
-              "d_labitems", "atc_titles")
+              "d_labitems", "atc_titles", pools.EMBEDDINGS)
 #: Where the scoring files are (settings, resolved by :func:`scoring_files`).
 LOCATION_KEYS = ("source", "hosp", "loinc_hierarchy", "lab_loinc_map",
                  "atc_titles")
@@ -91,6 +91,18 @@ def scoring_files(kind: str, scoring: Record, demo_dir: Path) -> dict[str, Path]
 
             files[role] = d_labitems_to_loinc()  # the shipped mimic-code map (MIT)
     return files
+
+
+def write_title_embeddings(kind: str, encoder: str, itemids: bool, files: dict[str, Path],
+                           out: Path) -> Record:
+    """Embed the task's candidate titles (from its scoring ``files``; ``itemids``: MIMIC's lab
+    items, the public code's pool) once and store them as ``out``
+    (:func:`clineval.metrics.embedding.write_vectors`); what identifies the vectors."""
+    from clineval.metrics.embedding import write_vectors
+
+    sources = tuple(sorted((role, path) for role, path in files.items()
+                           if role in FILE_ROLES and role != pools.EMBEDDINGS))
+    return write_vectors(out, pools.candidates(kind, sources, encoder, itemids).titles, encoder)
 
 
 @dataclass(frozen=True)
@@ -201,27 +213,25 @@ def _checked_levels(kind: str, rows: Sequence[Record]) -> tuple[str, ...]:
     return names
 
 
-def headline_replicates(kind: str, rows: Sequence[Record], drawn: np.ndarray) -> Replicates:
-    """Per level and on average, micro precision, recall and F1 of every resample
-    (``drawn``: row positions per resample): the levels' counts summed over the draw counts,
-    finished as :func:`hierarchical.pooled` finishes them."""
+def headline_aggregates(kind: str, rows: Sequence[Record]) -> aggregate.Headline:
+    """Per level and on average, micro precision, recall and F1: each level's counts summed
+    over the rows, finished as :func:`hierarchical.pooled` finishes them."""
     names = _checked_levels(kind, rows)
-    per_row = np.array([row["counts"] or [[0, 0, 0]] * len(names) for row in rows],
-                       dtype=np.int64).reshape(len(rows), len(names), 3)
-    sums = np.einsum("bn,nlk->blk", resample_counts(drawn, len(rows)), per_row).tolist()
-    out: Replicates = {}
-    for level_sums in sums:
-        micro = []
-        for name, (tp, predicted, gold) in zip(names, level_sums, strict=True):
-            precision, recall = hierarchical.ratio(tp, predicted), hierarchical.ratio(tp, gold)
-            micro.append(hierarchical.PRF(precision, recall, hierarchical.f1(precision, recall)))
-            for metric, value in (("precision", precision), ("recall", recall),
-                                  ("f1", micro[-1].f1)):
-                out.setdefault(f"{name}.{metric}", []).append(value)
-        average = hierarchical.mean_over_levels(micro)
-        for metric in ("precision", "recall", "f1"):
-            out.setdefault(f"average.{metric}", []).append(getattr(average, metric))
-    return out
+    levels = [aggregate.combine(_micro, aggregate.Sums(
+        lambda row, i=i: (0, 0, 0) if row["counts"] is None else row["counts"][i], 3))
+        for i in range(len(names))]
+    average = aggregate.combine(lambda *micro: hierarchical.mean_over_levels(micro), *levels)
+    return {f"{name}.{metric}": aggregate.Shown(aggregate.combine(
+        lambda found, metric=metric: getattr(found, metric), part))
+        for name, part in (*zip(names, levels, strict=True), ("average", average))
+        for metric in MICRO}
+
+
+def _micro(sums: Sequence[int]) -> hierarchical.PRF:
+    """A level's micro precision, recall and F1 from its summed (tp, predicted, gold)."""
+    tp, predicted, gold = sums
+    precision, recall = hierarchical.ratio(tp, predicted), hierarchical.ratio(tp, gold)
+    return hierarchical.PRF(precision, recall, hierarchical.f1(precision, recall))
 
 
 def summary(scores: hierarchical.Scores, scorer: Scorer, mapping: dict[str, int],

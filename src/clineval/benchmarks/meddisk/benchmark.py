@@ -10,32 +10,31 @@ from __future__ import annotations
 import argparse
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
 
-import numpy as np
-
+from clineval.benchmarks.base import DeclaredAggregates
 from clineval.benchmarks.base.exemplars import exemplar_count
 from clineval.benchmarks.base.sources import demo_or_official, require
-from clineval.benchmarks.meddisk import baselines, prompts, score_cli, tables
+from clineval.benchmarks.meddisk import aggregate, baselines, prompts, score_cli, tables
 from clineval.benchmarks.meddisk.derive import PAPER_DEMOS, derive
 from clineval.benchmarks.meddisk.synthetic import write_demo_kb
 from clineval.errors import ConfigError
-from clineval.metrics.bootstrap import Replicates
+from clineval.io import Record
+from clineval.metrics.aggregate import Headline
 from clineval.tables.render import Table
 
-Record = dict[str, Any]
 DEMO_KB = "meddisk_demo_kb.jsonl"
 WHERE = ("your own copy in the MedDisK KB format (docs/meddisk.md): the paper's knowledge base "
          "is not released")
 
 
-class MedDisKBenchmark:
+class MedDisKBenchmark(DeclaredAggregates):
     name = "meddisk"
     data_version = "1"
     # 2: embeddings per text in float64 on one thread; 3: no cut of a response without the
     # answer pattern, every ordinal dropped, Unicode edge punctuation, BLEU-1/ROUGE-1 from
-    # counts and thresholds with a float tolerance (issue 26)
-    scoring_version = "3"
+    # counts and thresholds with a float tolerance (issue 26); 4: the USE encoder computes in
+    # float64 (its float32 cosines differed between processors by about 1e-8)
+    scoring_version = "4"
     baselines = baselines.BASELINES
 
     def source_files(self, task: Record, data_root: Path, task_name: str) -> dict[str, Path]:
@@ -98,12 +97,11 @@ class MedDisKBenchmark:
 
         return scoring.summarize(rows, scoring.settings_of(task))
 
-    def headline_replicates(self, task: Record, rows: list[Record], drawn: np.ndarray
-                            ) -> Replicates:
+    def headline_aggregates(self, task: Record, rows: list[Record]) -> Headline:
         from clineval.benchmarks.meddisk import scoring
 
         scoring.settings_of(task)  # the same checks of the settings as summarize_rows
-        return scoring.headline_replicates(rows, drawn)
+        return aggregate.headline_aggregates(rows)
 
     def outcomes(self, task: Record, rows: list[Record]) -> dict[str, dict[str, int]]:
         """None: MedDisK's scores are tier shares and points, not 0/1 accuracies."""
