@@ -119,3 +119,27 @@ def test_scoring_refuses_embeddings_built_for_another_identity(tmp_path):
     write_json(prov_path(path), {"identity": "a" * 64})
     assert checked_inputs(_scoring_identity(path, "a" * 64), FileHashes()) == {ROLE: path}
     assert json.loads(prov_path(path).read_text())["identity"] == "a" * 64
+
+
+def test_the_step_writes_the_vectors_and_a_record_scoring_accepts(tmp_path, monkeypatch):
+    from clineval.io import read_identity
+    from clineval.provenance.record import read_record
+    from clineval.workflow import steps
+
+    monkeypatch.setenv("CLINEVAL_EMBEDDING_CACHE", str(tmp_path / "cache"))
+    p = plan(tmp_path, "grid.select.tasks=[clibench_diagnoses]")
+    p.write_identities()
+    task = "clibench_diagnoses"
+    derived = p.derived(task)
+    steps.derive(p.identity_file("data", task), Path(derived["examples"]),
+                 Path(derived["exemplars"]), p.record_file("data", task), write_demo=True)
+    out, record_path = p.derived_inputs(task)[ROLE], p.record_file("scoring_input",
+                                                                    f"{task}/{ROLE}")
+    steps.derive_scoring_inputs([(p.identity_file("inputs", task, ROLE), out, record_path)])
+    record = read_record(record_path)
+    assert record["kind"] == "scoring_input" and record["key"] == f"{task}/{ROLE}"
+    assert record["identity"] == p.identities[f"inputs/{task}/{ROLE}"]["sha"]
+    assert set(record["outputs"]) == {ROLE} and "d_icd_diagnoses" in record["inputs"]
+    assert record["details"]["texts"] == np.load(out).shape[0] > 0
+    _, scoring = read_identity(p.identity_file("tiny_llama", task, "zero_shot", "scoring"))
+    assert checked_inputs(scoring, FileHashes())[ROLE] == out

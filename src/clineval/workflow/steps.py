@@ -110,7 +110,7 @@ def derive_scoring_inputs(jobs: list[tuple[Path, Path, Path]]) -> None:
             ident["role"], ident["settings"], inputs, out)
         write_record(record_out, make_record(
             "scoring_input", f"{ident['task']}/{ident['role']}", sha, inputs,
-            {ident["role"]: out}, ident["credentialed"], hashes=hashes, **kept))
+            {ident["role"]: out}, ident["credentialed"], hashes=hashes, details=kept))
         log.info("%s: %s of task %s written", out, ident["role"], ident["task"])
 
 
