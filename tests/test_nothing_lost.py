@@ -104,11 +104,15 @@ def assert_kept(work: Path, start: dict[str, bytes], record: str) -> None:
 
 
 @pytest.mark.slow
-def test_a_failing_data_job_keeps_the_derived_data_and_everything_after_it(finished):
+def test_a_failing_data_job_keeps_the_derived_data_and_everything_after_it(finished, tmp_path):
     work, before = finished
     start = snapshot(work)
-    # an unknown calculator fails in the derive job itself (the plan accepts the list)
-    failed = run(work, GRID.replace("calculators=[2,3]", "calculators=[2,9999]"))
+    # a broken official exemplar file fails in the derive job itself (the plan accepts the
+    # setting, and the data check at start reads official tasks' sources only)
+    broken = tmp_path / "exemplars.json"
+    broken.write_text("{not json", encoding="utf-8")
+    failed = run(work, f"{GRID} tasks.medcalc.exemplars.source=official "
+                       f"tasks.medcalc.exemplars.official_path={broken}")
     assert failed.returncode != 0
     assert "Error in rule derive_demo_medcalc" in failed.stderr
     # only the job's record (the mark that it finished for its settings) is gone
@@ -119,15 +123,45 @@ def test_a_failing_data_job_keeps_the_derived_data_and_everything_after_it(finis
     assert_as_finished(work, before)
 
 
+#: Loaded by every Python process of a run (``sitecustomize`` on ``PYTHONPATH``): the table step
+#: fails as a crash would (the plan accepts every table setting it could fail on).
+FAILING_TABLE_STEP = """
+import importlib.abc, importlib.machinery, sys
+
+class FailingTableStep(importlib.abc.MetaPathFinder):
+    def find_spec(self, name, path, target=None):
+        if name != "clineval.workflow.steps":
+            return None
+        spec = importlib.machinery.PathFinder.find_spec(name, path)
+        run = spec.loader.exec_module
+
+        def exec_module(module):
+            run(module)
+
+            def table(*args, **kwargs):
+                raise OSError("no space left on device (injected by the test)")
+
+            module.table = table
+
+        spec.loader.exec_module = exec_module
+        return spec
+
+sys.meta_path.insert(0, FailingTableStep())
+"""
+
+
 @pytest.mark.slow
-def test_a_failing_table_job_keeps_the_previous_tables(finished):
+def test_a_failing_table_job_keeps_the_previous_tables(finished, tmp_path, monkeypatch):
     work, before = finished
     start = snapshot(work)
-    # a misspelled extraction fails in the table job (KeyError), after the plan accepted it
-    failed = run(work, f"{GRID} tables.medcalc_table2.extractions=[robsut]")
+    (tmp_path / "sitecustomize.py").write_text(FAILING_TABLE_STEP, encoding="utf-8")
+    monkeypatch.setenv("PYTHONPATH", str(tmp_path))
+    failed = run(work, f"{GRID} tables.medcalc_table2.decimals=3")  # a new table identity
     assert failed.returncode != 0
     assert "Error in rule table" in failed.stderr
+    assert "no space left on device (injected by the test)" in failed.stderr
     assert_kept(work, start, "results/tables/medcalc_table2.prov.json")
+    monkeypatch.delenv("PYTHONPATH")
     done = run(work)
     assert done.returncode == 0, done.stderr[-3000:]
     assert_as_finished(work, before)
