@@ -15,8 +15,8 @@ and records) and ``results/report/`` (the page and its record). The sides are no
 checkouts, so the page's "git commit" line and the records' git fields read "unknown" on both.
 Excluded (printed): Snakemake's ``results/report.html`` (run dates and job runtimes).
 Exit status: 0 when every compared file is equal, 1 when any differs or exists on one side
-only, 2 when a side could not be built. Snakemake's wall time of each side is printed side by
-side (same machine, one after the other) with their ratio.
+only, 2 when a side could not be built. Snakemake's wall time of each side and the CPU seconds
+of its jobs are printed side by side (same machine, one after the other) with their ratios.
 
     nice python bench/compare_demo.py --rev HEAD               # HEAD against the working tree
     nice python bench/compare_demo.py --rev cf5a127 --against HEAD --keep /tmp/cmp
@@ -31,6 +31,7 @@ import filecmp
 import json
 import os
 import re
+import resource
 import shutil
 import subprocess
 import sys
@@ -55,12 +56,15 @@ class BuildError(Exception):
 
 @dataclass
 class Timing:
-    """Wall seconds of a side's Snakemake run and report, its job count, and model-cache notes."""
+    """Wall seconds of a side's Snakemake run and report, the CPU seconds of the run's jobs,
+    its job count, the 1-minute load average before and after it, and model-cache notes."""
 
     snakemake_s: float
     report_s: float | None
     jobs: int | None
     models_prepared: list[str]
+    snakemake_cpu_s: float | None = None  # None: kept by an earlier version of this script
+    load: tuple[float, float] | None = None
 
 
 @dataclass
@@ -144,17 +148,22 @@ def _model_cache(env: dict[str, str]) -> Path:
     return Path(env.get("CLINEVAL_MODEL_CACHE") or base / "clineval" / "models").expanduser()
 
 
-def _run(cmd: list[str], tree: Path, env: dict[str, str], log: Path) -> tuple[float, str]:
-    """Wall seconds and output of ``cmd`` (written to ``log`` as it runs)."""
+def _run(cmd: list[str], tree: Path, env: dict[str, str],
+         log: Path) -> tuple[float, float, str]:
+    """Wall seconds, CPU seconds (the command and every process it waited for) and output of
+    ``cmd`` (written to ``log`` as it runs)."""
     with log.open("w", encoding="utf-8") as out:
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
         began = time.perf_counter()
         done = subprocess.run(cmd, cwd=tree, env=env, stdout=out, stderr=subprocess.STDOUT)
         wall = time.perf_counter() - began
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
     output = log.read_text(encoding="utf-8")
     if done.returncode:
         tail = "\n".join(line[:300] for line in output.splitlines()[-25:])
         raise BuildError(f"{' '.join(cmd)} failed in {tree} (log {log}):\n{tail}")
-    return wall, output
+    return wall, cpu, output
 
 
 def build(tree: Path, env: dict[str, str], cores: int) -> Timing:
@@ -162,16 +171,18 @@ def build(tree: Path, env: dict[str, str], cores: int) -> Timing:
     cache = _model_cache(env)
     before = set(os.listdir(cache)) if cache.is_dir() else set()
     snakemake = str(Path(env["VIRTUAL_ENV"]) / "bin" / "snakemake")
-    wall, output = _run([snakemake, "all_tables", "--cores", str(cores)], tree, env,
+    load = os.getloadavg()[0]
+    wall, cpu, output = _run([snakemake, "all_tables", "--cores", str(cores)], tree, env,
                         tree.parent / f"{tree.name}.snakemake.log")
     jobs = re.findall(r"^total\s+(\d+)$", output, flags=re.MULTILINE)
     report = None
     if "--report" in (tree / "Makefile").read_text(encoding="utf-8"):
-        report, _ = _run([snakemake, "all_tables", "--report", "results/report.html"], tree, env,
+        report, _, _ = _run([snakemake, "all_tables", "--report", "results/report.html"], tree, env,
                          tree.parent / f"{tree.name}.report.log")
     after = set(os.listdir(cache)) if cache.is_dir() else set()
     return Timing(round(wall, 1), None if report is None else round(report, 1),
-                  int(jobs[0]) if jobs else None, sorted(after - before))
+                  int(jobs[0]) if jobs else None, sorted(after - before), round(cpu, 1),
+                  (round(load, 2), round(os.getloadavg()[0], 2)))
 
 
 def place(rev: str, sha: str, work: Path, venv: Path, reuse: bool, again: bool) -> Side:
@@ -267,20 +278,27 @@ def compare(a: Side, b: Side, diff_lines: int) -> int:
 
 
 def print_times(sides: list[Side], cores: int) -> None:
-    """Each side's Snakemake and report wall time, job count, and the ratio second/first."""
-    print(f"\nDemo time (--cores {cores}, {os.cpu_count()} CPUs, one side after the other):")
-    print(f"  {'side':<28} {'snakemake s':>11} {'report s':>9} {'jobs':>5}")
+    """Each side's Snakemake wall and CPU time, report wall time, job count and the load
+    around its run, and the ratios second/first."""
+    print(f"\nDemo time (--cores {cores}, {os.cpu_count()} CPUs, one side after the other; "
+          "CPU s: all of the run's jobs; load: 1-minute average before/after):")
+    print(f"  {'side':<28} {'snakemake s':>11} {'CPU s':>7} {'report s':>9} {'jobs':>5} "
+          f"{'load':>11}")
     for side in sides:
         t = side.timing
         note = " (reused: an earlier run)" if side.reused else ""
         prepared = (f" (prepared {len(t.models_prepared)} model(s) into the shared cache: "
                     "its time includes that)" if t.models_prepared else "")
         report = "-" if t.report_s is None else f"{t.report_s:.1f}"
-        print(f"  {side.label:<28} {t.snakemake_s:>11.1f} {report:>9} "
-              f"{t.jobs!s:>5}{note}{prepared}")
+        cpu = "-" if t.snakemake_cpu_s is None else f"{t.snakemake_cpu_s:.1f}"
+        load = "-" if t.load is None else f"{t.load[0]:.1f}/{t.load[1]:.1f}"
+        print(f"  {side.label:<28} {t.snakemake_s:>11.1f} {cpu:>7} {report:>9} {t.jobs!s:>5} "
+              f"{load:>11}{note}{prepared}")
     first, second = (s.timing for s in sides)
-    print(f"  ratio {sides[1].label} / {sides[0].label}: snakemake "
-          f"{second.snakemake_s / first.snakemake_s:.3f}")
+    ratios = f"snakemake wall {second.snakemake_s / first.snakemake_s:.3f}"
+    if first.snakemake_cpu_s and second.snakemake_cpu_s:
+        ratios += f", CPU {second.snakemake_cpu_s / first.snakemake_cpu_s:.3f}"
+    print(f"  ratio {sides[1].label} / {sides[0].label}: {ratios}")
 
 
 def main() -> int:
