@@ -3,7 +3,7 @@ import re
 import sys
 from pathlib import Path
 
-from clineval.config.checks import check_plan
+from clineval.workflow.checks import check_plan
 from clineval.errors import ConfigError
 from clineval.workflow.settle import settle
 from clineval.report.page import section_title

@@ -15,7 +15,6 @@ from typing import Any
 import pytest
 
 from clineval.config.compose import ConfigError
-from clineval.config.plan import build_plan
 from clineval.config.validate import validate_model
 from clineval.inference import factory
 from clineval.inference.base import Generation
@@ -23,6 +22,7 @@ from clineval.inference.openai_backend import ApiError, OpenAIBackend, ignored_s
 from clineval.io import read_json, read_jsonl, write_json, write_jsonl
 from clineval.provenance.hashing import sha256_obj
 from clineval.workflow.generation import CellJob, generate_cells
+from clineval.workflow.plan import build_plan
 
 KEY = "sk-test-7f3a9c1e5b2d4f6a8c0e"
 

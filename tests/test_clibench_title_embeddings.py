@@ -10,11 +10,11 @@ import numpy as np
 import pytest
 
 from clineval.benchmarks.clibench import pools
-from clineval.config.plan import build_plan
 from clineval.io import DataError, write_json
 from clineval.metrics import embedding
 from clineval.metrics.code_mapping import Candidates
 from clineval.provenance.record import FileHashes, prov_path
+from clineval.workflow.plan import build_plan
 from clineval.workflow.steps import checked_inputs
 
 REPO = Path(__file__).resolve().parents[1]

@@ -18,8 +18,9 @@ from clineval.benchmarks import get_benchmark
 from clineval.benchmarks.clue import synthetic
 from clineval.benchmarks.clue.benchmark import SOURCES
 from clineval.config.compose import ConfigError
-from clineval.config.plan import Cell, build_plan
 from clineval.io import read_jsonl
+from clineval.workflow.layout import Cell
+from clineval.workflow.plan import build_plan
 from clineval.workflow.requests import fit_requests
 
 REPO = Path(__file__).resolve().parents[1]

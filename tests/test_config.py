@@ -7,7 +7,8 @@ from pathlib import Path
 import pytest
 
 from clineval.config.compose import ConfigError, parse_overrides
-from clineval.config.plan import Cell, build_plan
+from clineval.workflow.layout import Cell
+from clineval.workflow.plan import build_plan
 
 CONF = Path(__file__).resolve().parents[1] / "conf"
 

@@ -10,10 +10,10 @@ from matplotlib.collections import LineCollection
 from matplotlib.container import BarContainer, ErrorbarContainer
 
 from clineval.config.compose import ConfigError
-from clineval.config.plan import build_plan
 from clineval.figures.data import TableData, read_tables
 from clineval.figures.draw import figure, render
 from clineval.io import DataError, write_json, write_text
+from clineval.workflow.plan import build_plan
 
 CONF = Path(__file__).resolve().parents[1] / "conf"
 MODELS = {"a": {"display_name": "Model A", "smoke": False},

@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 
 from clineval.config.compose import ConfigError
-from clineval.config.plan import build_plan
 from clineval.inference import gguf_model
+from clineval.workflow.plan import build_plan
 
 CONF = Path(__file__).resolve().parents[1] / "conf"
 

@@ -37,11 +37,7 @@ LAYERS: tuple[tuple[tuple[str, ...], ...], ...] = (
     tuple((p,) for p in PACKAGES),  # the benchmarks, independent of each other
     (("clineval.benchmarks",),),  # the registry: a task's ``benchmark`` -> its package
     (("clineval.config",), ("clineval.report",)),  # compose and validate; the report page
-    # Planning: the grid expanded into cells and identities, its paths, its checks. It is on the
-    # workflow side, but these three modules still live in config/ (moving them changes the
-    # import path in every importer, rules/ and tests: a change of its own).
-    (("clineval.config.plan", "clineval.config.checks", "clineval.config.roots"),),
-    (("clineval.workflow",),),  # the steps rules call, settling, auditing, DVC, SLURM
+    (("clineval.workflow",),),  # planning, the steps rules call, settling, auditing, DVC, SLURM
     (("clineval.cli",),),
 )
 

@@ -11,9 +11,9 @@ import yaml
 from clineval.benchmarks.base.external import task_settings
 from clineval.benchmarks.medeval import classifiers, scoring
 from clineval.benchmarks.medeval.benchmark import BENCHMARK
-from clineval.config.plan import build_plan
 from clineval.errors import ConfigError
 from clineval.inference import tiny_model
+from clineval.workflow.plan import build_plan
 
 CONF = Path(__file__).resolve().parent.parent / "conf"
 JUDGE = "tasks.medeval_rewriting.scoring.classifiers"

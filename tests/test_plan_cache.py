@@ -10,8 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from clineval.config.plan import Plan, build_plan
 from clineval.workflow import plan_cache
+from clineval.workflow.layout import Plan
+from clineval.workflow.plan import build_plan
 from clineval.workflow.plan_cache import load_plan, plan_key
 from clineval.workflow.settle import jobs
 

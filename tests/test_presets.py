@@ -9,8 +9,8 @@ import pytest
 from omegaconf import OmegaConf
 
 from clineval.config.compose import ConfigError
-from clineval.config.plan import build_plan
 from clineval.config.presets import expand_model_presets
+from clineval.workflow.plan import build_plan
 
 CONF = Path(__file__).resolve().parents[1] / "conf"
 HEAD = """# @package _global_

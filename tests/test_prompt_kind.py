@@ -11,10 +11,10 @@ from meddisk_records import TEMPLATES, demo, task
 
 from clineval.benchmarks.base import request_record
 from clineval.benchmarks.meddisk import prompts
-from clineval.config.plan import build_plan
 from clineval.config.prompt_kind import prompt_kind
 from clineval.config.validate import validate_model
 from clineval.errors import ConfigError
+from clineval.workflow.plan import build_plan
 
 CONF = Path(__file__).resolve().parent.parent / "conf"
 ONE_SHOT = {"exemplars": 1}

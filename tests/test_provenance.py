@@ -23,7 +23,6 @@ import yaml
 
 from clineval.cli import main
 from clineval.config.compose import ConfigError
-from clineval.config.plan import Plan, build_plan
 from clineval.io import DataError, read_json, read_jsonl, write_json
 from clineval.provenance.hashing import sha256_file
 from clineval.provenance.location import located
@@ -36,6 +35,8 @@ from clineval.provenance.record import (
     write_record,
 )
 from clineval.workflow.dvc import dvc_yaml_text, params_text, stages
+from clineval.workflow.layout import Plan
+from clineval.workflow.plan import build_plan
 from clineval.workflow.settle import jobs, settle
 
 REPO = Path(__file__).resolve().parents[1]

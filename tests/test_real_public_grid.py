@@ -7,8 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from clineval.config.checks import table_warnings
-from clineval.config.plan import Cell, build_plan
+from clineval.workflow.checks import table_warnings
+from clineval.workflow.layout import Cell
+from clineval.workflow.plan import build_plan
 
 CONF = Path(__file__).resolve().parents[1] / "conf"
 DATA = os.environ.get("CLINEVAL_DATA_DIR")

@@ -15,8 +15,8 @@ import pytest
 from browser import browser, chromium, load, screenshot
 from workflow_run import REPO, snakemake
 
-from clineval.config.plan import build_plan
 from clineval.report.page import Figure, render_page
+from clineval.workflow.plan import build_plan
 
 needs_chromium = pytest.mark.skipif(
     chromium() is None, reason="no chromium/chromedriver on PATH: apt-get install -y chromium "

@@ -7,9 +7,9 @@ from pathlib import Path
 import pytest
 
 from clineval.benchmarks.medcalc.benchmark import BENCHMARK
-from clineval.config.plan import build_plan
 from clineval.inference import tiny_model
 from clineval.inference.tokens import ChatTokenCounter
+from clineval.workflow.plan import build_plan
 from clineval.workflow.requests import fit_requests
 
 CONF = Path(__file__).resolve().parents[1] / "conf"

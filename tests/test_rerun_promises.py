@@ -9,7 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from clineval.config.plan import Plan, build_plan
+from clineval.workflow.layout import Plan
+from clineval.workflow.plan import build_plan
 
 REPO = Path(__file__).resolve().parents[1]
 

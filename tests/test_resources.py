@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from clineval.config.compose import ConfigError
-from clineval.config.plan import build_plan
+from clineval.workflow.plan import build_plan
 from clineval.workflow.resources import (
     CONDA_ENVS,
     DEFAULT_CONDA_ENV,

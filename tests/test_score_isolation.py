@@ -10,11 +10,12 @@ import pytest
 import torch
 from workflow_run import REPO
 
-from clineval.config.plan import Cell, build_plan
 from clineval.metrics import embedding
 from clineval.metrics.bertscore import BertScoreSettings, bertscore_f1
 from clineval.metrics.code_mapping import Candidates
 from clineval.workflow import steps
+from clineval.workflow.layout import Cell
+from clineval.workflow.plan import build_plan
 
 PREDICTIONS = [
     "What are the side effects of metformin?",

@@ -7,8 +7,8 @@ from pathlib import Path
 import pytest
 
 from clineval.config.compose import ConfigError
-from clineval.config.plan import build_plan
 from clineval.config.slices import take
+from clineval.workflow.plan import build_plan
 
 CONF = Path(__file__).resolve().parents[1] / "conf"
 BASE = ["grid.select.tasks=[medcalc]", "grid.select.models=[oracle,constant]"]

@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from clineval.config.plan import build_plan
+from clineval.workflow.plan import build_plan
 from clineval.workflow.resources import model_resources
 
 REPO = Path(__file__).resolve().parents[1]

@@ -53,8 +53,8 @@ def test_every_cell_headline_and_its_replicates_recompute_from_its_rows_and_stat
         demo):
     from clineval.benchmarks import get_benchmark
     from clineval.benchmarks.base import replicates_by_rows, scored_rows
-    from clineval.config.plan import build_plan
     from clineval.metrics.bootstrap import BootstrapSettings, resamples
+    from clineval.workflow.plan import build_plan
 
     plan = build_plan(REPO / "conf", None, results=demo / "results", data_root=demo / "data")
     seen = set()
@@ -353,7 +353,7 @@ def imported(workdir: Path, *args: str) -> set[str]:
 
 
 def test_light_steps_import_no_torch_transformers_hydra_or_encoder(demo, tmp_path):
-    from clineval.config.plan import build_plan
+    from clineval.workflow.plan import build_plan
 
     plan = build_plan(REPO / "conf", None)
     out = tmp_path / "out"

@@ -49,7 +49,7 @@ def planned_jobs(workdir: Path, overrides: str = "") -> dict[str, int]:
 
 def grid_folder(workdir: Path, grid: str) -> Path:
     """The one results folder of ``grid`` below ``workdir/results/grids/`` (``<grid>`` or
-    ``<grid>@<tag>``: clineval.config.roots)."""
+    ``<grid>@<tag>``: clineval.workflow.roots)."""
     found = [p for p in (workdir / "results/grids").glob(f"{grid}*")
              if p.name == grid or p.name.startswith(f"{grid}@")]
     assert len(found) == 1, f"{grid}: expected one folder, found {found}"

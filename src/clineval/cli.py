@@ -129,9 +129,9 @@ def _dvc(args: argparse.Namespace) -> int:
             status, message = 1, str(err)
         print(f"clineval: {message}", file=sys.stderr if status else sys.stdout)
         return status
-    from clineval.config.plan import build_plan
     from clineval.io import write_if_changed
     from clineval.workflow import dvc
+    from clineval.workflow.plan import build_plan
 
     plan = build_plan(args.conf, args.overrides)
     root = args.conf.parent  # dvc.yaml's paths (conf, src/clineval, results) are the project's
@@ -251,8 +251,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             args.conf = find_conf(args.conf)
         match args.command:
             case "plan":
-                from clineval.config.checks import check_plan
-                from clineval.config.plan import build_plan
+                from clineval.workflow.checks import check_plan
+                from clineval.workflow.plan import build_plan
 
                 plan = build_plan(args.conf, args.overrides)
                 check_plan(plan)

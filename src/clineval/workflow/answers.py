@@ -15,8 +15,8 @@ from pathlib import Path
 
 from clineval.benchmarks import get_benchmark
 from clineval.benchmarks.base import scored_rows
-from clineval.config.plan import Cell, Plan
 from clineval.io import read_jsonl
+from clineval.workflow.layout import Cell, Plan
 
 
 @dataclass(frozen=True)
@@ -81,7 +81,7 @@ def report(plan: Plan, models: list[str] | None) -> tuple[str, list[str]]:
 
 def run(conf: Path, overrides: list[str], models: list[str] | None,
         results: Path = Path("results"), data: Path = Path("data")) -> int:
-    from clineval.config.plan import build_plan
+    from clineval.workflow.plan import build_plan
 
     text, missing = report(build_plan(conf, overrides, results=results, data_root=data), models)
     print(text, end="")

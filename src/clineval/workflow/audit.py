@@ -24,11 +24,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from clineval.config.plan import Cell, Plan, build_plan
 from clineval.io import DataError, json_text, jsonl_line, read_json, read_jsonl
 from clineval.provenance.hashing import canonical_json
 from clineval.provenance.location import portable
 from clineval.provenance.record import FileHashes, changed_files, read_record
+from clineval.workflow.layout import Cell, Plan
+from clineval.workflow.plan import build_plan
 
 
 def as_stored(identity: dict[str, Any]) -> dict[str, Any]:

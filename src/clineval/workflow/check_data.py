@@ -17,9 +17,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from clineval.benchmarks import get_benchmark
-from clineval.config.plan import Plan, build_plan
 from clineval.errors import DataError
 from clineval.provenance.record import read_record
+from clineval.workflow.layout import Plan
+from clineval.workflow.plan import build_plan
 
 log = logging.getLogger("clineval")
 

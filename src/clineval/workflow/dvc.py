@@ -23,8 +23,8 @@ from typing import Any
 
 import yaml
 
-from clineval.config.plan import Plan
 from clineval.errors import ConfigError
+from clineval.workflow.layout import Plan
 
 HEADER = (
     "# Written by `clineval dvc write{args}` from the plan of the grid; do not edit by hand.\n"

@@ -16,7 +16,7 @@ watched files are unchanged, and makes (and stores) a new one otherwise.
   mtime (a missing one by its absence), the same test the file-hash memo trusts.
 
 An entry is JSON (``results/identity/plans/<key>.json`` in the results root, whichever grid's
-folders it plans: :mod:`clineval.config.roots`; the newest :data:`KEEP` kept), written
+folders it plans: :mod:`clineval.workflow.roots`; the newest :data:`KEEP` kept), written
 atomically; one that cannot be read is made again. It also holds the plan's settle jobs
 (:func:`clineval.workflow.settle.jobs`), whose paths take a third of a large plan's making.
 """
@@ -39,9 +39,10 @@ import clineval
 from clineval.benchmarks import get_benchmark
 from clineval.benchmarks.base.sources import MissingSource
 from clineval.config.compose import parse_overrides
-from clineval.config.plan import Cell, Plan, build_plan, file_hash_memo
 from clineval.config.presets import scoring_judges
 from clineval.io import write_text
+from clineval.workflow.layout import Cell, Plan, file_hash_memo
+from clineval.workflow.plan import build_plan
 from clineval.workflow.settle import Job, jobs
 
 log = logging.getLogger("clineval")
@@ -223,7 +224,7 @@ def load_plan(
     results: Path = Path("results"),
     data_root: Path = Path("data"),
 ) -> LoadedPlan:
-    """The plan of :func:`clineval.config.plan.build_plan`, from the cache when it is current."""
+    """The plan of :func:`clineval.workflow.plan.build_plan`, from the cache when it is current."""
     parsed = parse_overrides(overrides)
     key = plan_key(conf_dir, parsed, results, data_root)
     entry = results / "identity" / "plans" / f"{key[:32]}.json"

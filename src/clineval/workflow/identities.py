@@ -1,4 +1,4 @@
-"""The plan: a validated grid expanded into cells, with an identity file per artifact.
+"""The identity of each artifact of a plan.
 
 Each identity file holds everything that can change one artifact (settings, upstream hashes)
 and is named by the hash of that content (``<key>-<sha16>.json``), so it is written once and
@@ -11,34 +11,26 @@ finished artifacts look stale. Steps read their settings from the identity file.
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
-from functools import cached_property
+from collections.abc import Sequence
 from importlib.metadata import version
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any
 
 import yaml
 
 from clineval.benchmarks import get_benchmark
-from clineval.benchmarks.base import DerivedInput, derived_scoring_inputs
 from clineval.config import slices
-from clineval.config.compose import ConfigError, compose_config, parse_overrides
-from clineval.config.presets import scoring_judges
 from clineval.config.prompt_kind import prompt_kind
-from clineval.config.roots import grid_roots
-from clineval.config.validate import table_tasks, validate, validate_model
+from clineval.config.validate import table_tasks, validate_model
+from clineval.errors import ConfigError
 from clineval.inference import gguf_model
-from clineval.io import write_text
 from clineval.provenance.filehash import FileHashCache
-from clineval.provenance.hashing import canonical_json, sha256_obj
+from clineval.provenance.hashing import sha256_obj
 from clineval.provenance.location import portable
-from clineval.provenance.record import prov_path
 from clineval.tables import statistics
-from clineval.tables.leaderboard import LAYOUT as LEADERBOARD
+from clineval.workflow.layout import Cell, Plan, file_hash_memo
 
 log = logging.getLogger("clineval")
-T = TypeVar("T")
 DISPLAY_KEYS = ("display_name", "size", "smoke", "resources")
 #: Task keys that do not change requests: scoring settings, and the cluster resources of the
 #: task's scoring jobs (``resources``), which change no file at all.
@@ -50,265 +42,6 @@ REPORT_ONLY = ("caption",)
 FIGURES_VERSION = "1"
 #: Bump when src/clineval/report/page.py lays the page out anew: the report is rendered again.
 REPORT_PAGE_VERSION = "2"
-
-
-@dataclass(frozen=True, order=True)
-class Cell:
-    """One (model, task, mode) of the grid."""
-
-    model: str
-    task: str
-    mode: str
-
-    @property
-    def path(self) -> str:
-        return f"{self.model}/{self.task}/{self.mode}"
-
-
-@dataclass
-class Plan:
-    """The expanded grid plus the identities of every artifact it will produce."""
-
-    conf_dir: Path
-    results: Path
-    data_root: Path
-    cfg: dict[str, Any]
-    cells: list[Cell]
-    tables: dict[str, list[Cell]]
-    identities: dict[str, dict[str, Any]] = field(default_factory=dict)
-    #: Tasks left out because an official source file is missing: task -> the message.
-    skipped: dict[str, str] = field(default_factory=dict)
-    #: sha256 of sources and scoring inputs, reused while size and mtime are unchanged.
-    file_hashes: FileHashCache | None = None
-    #: Figures to draw: figure -> the tables it reads (all of them built by this plan).
-    figures: dict[str, list[str]] = field(default_factory=dict)
-    #: Paths made before, by what made them: the workflow asks for each many times per start.
-    _paths: dict[tuple[Any, ...], Any] = field(default_factory=dict, init=False, repr=False,
-                                               compare=False)
-
-    # -- paths -------------------------------------------------------------------------------
-    def _memo(self, key: tuple[Any, ...], make: Callable[[], T]) -> T:
-        """The path made for ``key`` before, else ``make()`` (kept)."""
-        if key not in self._paths:
-            self._paths[key] = make()
-        return self._paths[key]
-
-    def identity_file(self, *parts: str) -> Path:
-        """The content-addressed identity file of the artifact with logical key ``parts``."""
-        key = "/".join(parts)
-        sha = self.identities[key]["sha"]
-        return self._memo(("identity", key, sha),
-                          lambda: self.results / "identity" / f"{key}-{sha[:16]}.json")
-
-    def artifact(self, kind: str, cell: Cell, suffix: str = ".jsonl") -> Path:
-        key = ("artifact", kind, cell.model, cell.task, cell.mode, suffix)
-        return self._memo(key, lambda: self.results / kind / f"{cell.path}{suffix}")
-
-    def sources(self, task: str) -> dict[str, Path]:
-        spec = self.cfg["tasks"][task]
-        return get_benchmark(spec["benchmark"]).source_files(spec, self.data_root, task)
-
-    def derived(self, task: str) -> dict[str, Path]:
-        return dict(self._memo(("derived", task), lambda: {
-            name: self.data_root / "derived" / task / f"{name}.jsonl"
-            for name in ("examples", "exemplars")}))
-
-    def model_dir(self, model: str) -> Path | None:
-        spec = self.cfg["models"][model]
-        if spec.get("path"):
-            return Path(spec["path"])
-        if spec.get("build"):
-            return self.results / "models" / model
-        return None
-
-    def model_config(self, model: str) -> Path | None:
-        """``config.json`` of a model with ``build`` settings: the generation job's input."""
-        model_dir = self.model_dir(model)
-        built = self.cfg["models"][model].get("build") and model_dir is not None
-        return model_dir / "config.json" if built else None
-
-    def tokenizer_config(self, model: str) -> Path | None:
-        """``config.json`` of a built model whose tokenizer fits requests to its context: the
-        requests job's input."""
-        spec = self.cfg["models"][model]
-        return self.model_config(model) if spec.get("context") and not spec.get("path") else None
-
-    def cells_of(self, model: str) -> list[Cell]:
-        """The model's cells, in plan order: what one generation job serves."""
-        return list(self._cells_by_model.get(model, ()))
-
-    @cached_property
-    def _cells_by_model(self) -> dict[str, list[Cell]]:
-        by_model: dict[str, list[Cell]] = {}
-        for cell in self.cells:
-            by_model.setdefault(cell.model, []).append(cell)
-        return by_model
-
-    def benchmark(self, task: str) -> str:
-        return str(self.cfg["tasks"][task]["benchmark"])
-
-    @cached_property
-    def benchmarks(self) -> list[str]:
-        """The benchmarks of the grid's cells, sorted."""
-        return sorted({self.benchmark(c.task) for c in self.cells})
-
-    @cached_property
-    def _cells_by_group(self) -> dict[tuple[str, str], list[Cell]]:
-        groups: dict[tuple[str, str], list[Cell]] = {}
-        for cell in self.cells:
-            groups.setdefault((cell.model, self.benchmark(cell.task)), []).append(cell)
-        return groups
-
-    def groups(self) -> list[tuple[str, str]]:
-        """The (model, benchmark) pairs of the grid: one requests and one scoring job each."""
-        return sorted(self._cells_by_group)
-
-    def cells_of_group(self, model: str, benchmark: str) -> list[Cell]:
-        """The cells one requests or scoring job serves, in plan order."""
-        return list(self._cells_by_group.get((model, benchmark), ()))
-
-    def benchmark_cells(self, benchmark: str) -> list[tuple[str, str]]:
-        """The (task, mode) pairs of the benchmark: every model that runs it runs all of them
-        (grid.select filters models, tasks and modes independently), so one rule per benchmark
-        with a ``{model}`` wildcard names every job's files."""
-        pairs: list[tuple[str, str]] = []
-        for cell in self.cells:
-            if self.benchmark(cell.task) == benchmark and (cell.task, cell.mode) not in pairs:
-                pairs.append((cell.task, cell.mode))
-        return pairs
-
-    def benchmark_tasks(self, benchmark: str) -> list[str]:
-        return sorted({task for task, _ in self.benchmark_cells(benchmark)})
-
-    def scoring_inputs(self, task: str) -> dict[str, Path]:
-        """Files the task's scoring reads beyond examples and generations (by role): those the
-        benchmark names, and those the workflow derives from them (:meth:`derived_inputs`)."""
-        return {**self.named_scoring_inputs(task), **self.derived_inputs(task)}
-
-    def named_scoring_inputs(self, task: str) -> dict[str, Path]:
-        """The files the benchmark's ``scoring_inputs`` names (ontologies, encoders, ...)."""
-        spec = self.cfg["tasks"][task]
-        return self._memo(("named inputs", task), lambda: get_benchmark(
-            spec["benchmark"]).scoring_inputs(spec, task, self.data_root))
-
-    def derived_inputs(self, task: str) -> dict[str, Path]:
-        """Scoring inputs the workflow builds from the named ones before scoring (CliBench's
-        title embeddings), role -> path in the task's derived folder."""
-        return self._memo(("derived inputs", task), lambda: {
-            role: self.data_root / "derived" / task / derived.name
-            for role, derived in self.derived_input_specs(task).items()})
-
-    def derived_input_specs(self, task: str) -> dict[str, DerivedInput]:
-        """What the benchmark declares of each file derived from the task's scoring inputs."""
-        spec = self.cfg["tasks"][task]
-        return self._memo(("derived specs", task), lambda: derived_scoring_inputs(
-            get_benchmark(spec["benchmark"]), spec))
-
-    def judges(self, task: str) -> dict[str, dict[str, Any]]:
-        """The models the task's scoring runs (judges, named by preset), by name."""
-        return scoring_judges(self.cfg["tasks"][task].get("scoring"))
-
-    def judge_dir(self, name: str, spec: dict[str, Any]) -> Path:
-        """A judge's weights: its ``path``, else the folder the workflow builds it into."""
-        return Path(spec["path"]) if spec.get("path") else self.results / "models" / name
-
-    def judge_files(self, task: str) -> list[Path]:
-        """``config.json`` of each judge the workflow builds: inputs of the scoring job."""
-        return [self.judge_dir(name, spec) / "config.json"
-                for name, spec in sorted(self.judges(task).items()) if not spec.get("path")]
-
-    def shards(self, model: str) -> int:
-        """Data-parallel generation jobs for the model (``resources.shards``, default 1)."""
-        return int((self.cfg["models"][model].get("resources") or {}).get("shards", 1))
-
-    def table_outputs(self, table: str) -> list[Path]:
-        """The table's files (and its statistics) beside its headline numbers."""
-        return [self.results / "tables" / f"{table}.{ext}"
-                for ext in ("csv", "md", "tex", "stats.json", "stats.md")]
-
-    def figure_outputs(self, figure: str) -> list[Path]:
-        """The figure's PNG and SVG."""
-        return [self.results / "figures" / f"{figure}.{ext}" for ext in ("png", "svg")]
-
-    def figure_inputs(self, figure: str) -> list[Path]:
-        """The table files a figure reads: each table's CSV and statistics."""
-        return [self.results / "tables" / f"{table}.{ext}"
-                for table in self.figures[figure] for ext in ("csv", "stats.json")]
-
-    def metrics_file(self, table: str) -> Path:
-        """The table's headline numbers per cell, for ``dvc metrics``."""
-        return self.results / "tables" / f"{table}.metrics.json"
-
-    def table_section(self, table: str) -> str:
-        """The report section of a table: its benchmark, or ``leaderboard``."""
-        spec = self.cfg["tables"][table]
-        if spec["layout"] == LEADERBOARD:
-            return LEADERBOARD
-        return self.benchmark(table_tasks(spec)[0])
-
-    def report_tables(self) -> list[str]:
-        """The plan's tables in report order: the leaderboard first, then by benchmark."""
-        return sorted(self.tables, key=lambda t: (self.table_section(t) != LEADERBOARD,
-                                                  self.table_section(t), t))
-
-    def figure_section(self, figure: str) -> str:
-        """The report section of a figure: that of the first table it draws from."""
-        return self.table_section(self.figures[figure][0])
-
-    def report_sources(self) -> tuple[dict[str, Path], dict[str, Path]]:
-        """What the HTML report reads, by name: each table's Markdown and each figure's PNG."""
-        return ({name: self.table_outputs(name)[1] for name in self.tables},
-                {name: self.figure_outputs(name)[0] for name in self.figures})
-
-    def report_file(self) -> Path:
-        """The self-contained HTML report of the grid's tables and figures."""
-        return self.results / "report" / "index.html"
-
-    def record_file(self, kind: str, key: str) -> Path:
-        """The provenance record of an artifact (``kind``: data, model, requests, generation,
-        scores, table, figure, report; ``key``: a task, model, cell path, table or figure name;
-        the report's is ignored)."""
-        return self._memo(("record", kind, key), lambda: self._record_file(kind, key))
-
-    def _record_file(self, kind: str, key: str) -> Path:
-        match kind:
-            case "data":
-                return self.data_root / "derived" / key / "provenance.json"
-            case "scoring_input":
-                task, _, role = key.partition("/")
-                return prov_path(self.derived_inputs(task)[role])
-            case "model":
-                return self.results / "models" / key / "provenance.json"
-            case "requests" | "scores":
-                return prov_path(self.results / kind / f"{key}.jsonl")
-            case "generation":
-                return self.results / "generations" / f"{key}.meta.json"
-            case "table":
-                return prov_path(self.results / "tables" / f"{key}.csv")
-            case "report":
-                return self.results / "report" / "provenance.json"
-            case "figure":
-                return prov_path(self.results / "figures" / f"{key}.png")
-        raise ValueError(f"no provenance record for kind {kind!r}")
-
-    def credentialed(self, task: str) -> bool:
-        """Artifacts of the task derive from credentialed data (not the synthetic demo)."""
-        spec = self.cfg["tasks"][task]
-        return spec.get("access") == "credentialed" and spec["data"].get("source") != "demo"
-
-    # -- identities ----------------------------------------------------------------------------
-    def write_identities(self) -> int:
-        """Write the identity files that do not exist yet; return how many were written.
-
-        A file is named by the hash of its content, so one that exists needs no reading.
-        """
-        written = 0
-        for key, ident in self.identities.items():
-            path = self.identity_file(key)
-            if not path.exists():
-                write_text(path, canonical_json(ident) + "\n")
-                written += 1
-        return written
 
 
 def _strip(model: dict[str, Any]) -> dict[str, Any]:
@@ -396,132 +129,6 @@ def _sliced_model(cfg: dict[str, Any], model: str, tasks: Sequence[str]) -> dict
     """``{"sliced": True}`` for a model that runs a slice of any of a table's tasks."""
     return {"sliced": True} if any(slices.limit_of(cfg, model, t) for t in tasks) else {}
 
-
-def _runs(cfg: dict[str, Any], model: str, task: str) -> bool:
-    """A baseline model runs only the tasks of benchmarks that offer its baseline."""
-    spec = cfg["models"][model]
-    offered = get_benchmark(cfg["tasks"][task]["benchmark"]).baselines
-    return spec["backend"] != "baseline" or spec["baseline"] in offered
-
-
-def _check_baselines(cfg: dict[str, Any]) -> None:
-    """Every baseline model names a baseline that a benchmark of the grid offers."""
-    benchmarks = sorted({t["benchmark"] for t in cfg["tasks"].values()})
-    known = sorted({b for bench in benchmarks for b in get_benchmark(bench).baselines})
-    for name, model in cfg["models"].items():
-        if model["backend"] == "baseline" and model["baseline"] not in known:
-            raise ConfigError(
-                f"models.{name}.baseline={model['baseline']!r} is offered by no benchmark of this "
-                f"grid ({', '.join(benchmarks)}); baselines: {', '.join(known)}"
-            )
-
-
-def expand_cells(cfg: dict[str, Any], skipped: Sequence[str] = ()) -> list[Cell]:
-    """Models x tasks x modes after ``grid.select``, without the ``skipped`` tasks."""
-    select = cfg["grid"].get("select") or {}
-
-    def chosen(group: str) -> list[str]:
-        names = list(cfg[group])
-        keep = select.get(group)
-        return names if keep is None else [n for n in names if n in keep]
-
-    _check_baselines(cfg)
-    models, modes = chosen("models"), chosen("modes")
-    return [
-        Cell(model, task, mode)
-        for task in chosen("tasks")
-        if task not in skipped
-        for mode in cfg["tasks"][task]["modes"]
-        if mode in modes
-        for model in models
-        if _runs(cfg, model, task)
-    ]
-
-
-def unavailable_tasks(cfg: dict[str, Any], data_root: Path) -> dict[str, str]:
-    """Selected tasks whose official source files are missing -> the benchmark's message.
-
-    Each is logged once as a warning; the plan leaves them out and keeps the rest of the grid.
-    """
-    keep = (cfg["grid"].get("select") or {}).get("tasks")
-    missing: dict[str, str] = {}
-    for name, spec in cfg["tasks"].items():
-        if keep is not None and name not in keep:
-            continue
-        try:
-            get_benchmark(spec["benchmark"]).source_files(spec, data_root, name)
-        except FileNotFoundError as err:
-            missing[name] = str(err)
-            log.warning("%s", err)
-    return missing
-
-
-def build_plan(
-    conf_dir: Path,
-    overrides: str | Sequence[str] | None = None,
-    results: Path = Path("results"),
-    data_root: Path = Path("data"),
-) -> Plan:
-    """Compose, validate and expand the grid; compute (not yet write) all identities.
-
-    ``results`` and ``data_root`` are the roots: the plan's own folders are the grid's below
-    them (:mod:`clineval.config.roots`).
-    """
-    from omegaconf import OmegaConf  # with Hydra, when composing
-
-    given = parse_overrides(overrides)
-    composed = compose_config(conf_dir, given)
-    cfg: dict[str, Any] = OmegaConf.to_container(composed, resolve=True)  # type: ignore[assignment]
-    validate(cfg, conf_dir, given)
-    hashes = file_hash_memo(results)  # shared by the grids: kept at the root
-    roots = grid_roots(cfg, results, data_root, hashes)
-    results, data_root = roots.results, roots.data
-    skipped = unavailable_tasks(cfg, data_root)
-    cells = expand_cells(cfg, skipped)
-    tables: dict[str, list[Cell]] = {}
-    keep_tables = (cfg["grid"].get("select") or {}).get("tables")
-    for name, spec in (cfg.get("tables") or {}).items():
-        if keep_tables is not None and name not in keep_tables:
-            continue
-        wanted = spec.get("models")
-        shown = [
-            c
-            for c in cells
-            if c.task in table_tasks(spec)
-            and c.mode in spec["modes"]
-            and (wanted is None or c.model in wanted)
-        ]
-        if shown:
-            tables[name] = shown
-        elif all(t in skipped for t in table_tasks(spec)):
-            log.warning("table %s is not built: none of its tasks can run", name)
-        else:
-            log.info("table %s is not built: the grid selects none of its cells", name)
-    if keep_tables is not None:  # the selected tables' cells only
-        shown_cells = {c for table in tables.values() for c in table}
-        cells = [c for c in cells if c in shown_cells]
-    plan = Plan(conf_dir, results, data_root, cfg, cells, tables, skipped=skipped,
-                file_hashes=hashes, figures=_figures(cfg, tables))
-    _compute_identities(plan)
-    return plan
-
-
-def _figures(cfg: dict[str, Any], tables: dict[str, list[Cell]]) -> dict[str, list[str]]:
-    """The selected figures whose tables are all built -> those tables."""
-    keep = (cfg["grid"].get("select") or {}).get("figures")
-    figures = {}
-    for name, spec in (cfg.get("figures") or {}).items():
-        if keep is not None and name not in keep:
-            continue
-        missing = [t for t in spec["tables"] if t not in tables]
-        if missing:
-            log.info("figure %s is not drawn: table(s) %s are not built", name,
-                     ", ".join(missing))
-        else:
-            figures[name] = list(spec["tables"])
-    return figures
-
-
 def _named_input_hashes(plan: Plan, task: str, hashes: FileHashCache) -> dict[str, Any]:
     """Path and sha256 of each file the benchmark names for the task's scoring. A demo source
     of the task (a synthetic ontology, say) does not exist before the workflow writes it: its
@@ -608,12 +215,9 @@ def _judge_identities(plan: Plan, task: str) -> dict[str, Any]:
     return found
 
 
-def file_hash_memo(results: Path) -> FileHashCache:
-    """The memo of source and scoring-input hashes of every grid, kept in the results root."""
-    return FileHashCache(results / "identity" / "file-hashes.json")
-
-
-def _compute_identities(plan: Plan) -> None:
+def compute_identities(plan: Plan) -> None:
+    """Set the identity of every artifact of the plan in ``plan.identities`` (not yet
+    written: :meth:`Plan.write_identities`)."""
     cfg = plan.cfg
     if plan.file_hashes is None:
         plan.file_hashes = file_hash_memo(plan.results)

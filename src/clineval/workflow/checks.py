@@ -7,9 +7,9 @@ from __future__ import annotations
 import logging
 
 from clineval.benchmarks import get_benchmark
-from clineval.config.plan import Plan
 from clineval.config.validate import table_tasks
 from clineval.errors import ConfigError
+from clineval.workflow.layout import Plan
 
 log = logging.getLogger("clineval")
 
