@@ -9,7 +9,8 @@ import pytest
 import yaml
 from clue_records import clue_example as _example
 
-from clineval.benchmarks.clue import extract, prompts
+from clineval.benchmarks.clue import extract
+from clineval.benchmarks.clue.benchmark import BENCHMARK as CLUE
 from clineval.metrics import codes, umls
 from clineval.metrics.bertscore import BertScoreSettings, bertscore_f1, resolve
 from clineval.metrics.classification import accuracy, set_prf
@@ -217,7 +218,7 @@ def test_exemplar_mode_uses_the_paper_counts_as_chat_turns():
         *(dict(e, id=f"ex-{e['id']}") for e in _pool("medisumcode", 2, CODE, ["I5023", "E119"])),
     ]
     one_shot = {"reasoning": True, "exemplars": 1}
-    requests = prompts.build_requests({}, one_shot, TEMPLATES, examples, exemplars)
+    requests = CLUE.build_requests({}, one_shot, TEMPLATES, examples, exemplars)
     counts = {r["id"]: len(r["exemplar_ids"]) for r in requests}
     assert counts == {"mednli-0": 3, "longhealth_task1-0": 0, "medisumcode-0": 1}
     nli, lh, code = (r["messages"] for r in requests)
@@ -228,7 +229,7 @@ def test_exemplar_mode_uses_the_paper_counts_as_chat_turns():
     assert extract.ANSWER_MARKER not in nli[0]["content"]  # few-shot answers directly
     assert '"The correct answer is"' in lh[-1]["content"]
 
-    overridden = prompts.build_requests(
+    overridden = CLUE.build_requests(
         {"exemplars": {"count": 1}}, one_shot, TEMPLATES, examples[1:2], exemplars
     )[0]["messages"]
     assert overridden[2]["content"] == "The correct answer is C: Acute bronchitis"
@@ -236,8 +237,8 @@ def test_exemplar_mode_uses_the_paper_counts_as_chat_turns():
 
 def test_cot_asks_for_reasoning_and_zero_shot_does_not():
     example = [_example("mednli", 0, NLI, "neutral")]
-    cot = prompts.build_requests({}, {"reasoning": True, "exemplars": 0}, TEMPLATES, example, [])
-    direct = prompts.build_requests(
+    cot = CLUE.build_requests({}, {"reasoning": True, "exemplars": 0}, TEMPLATES, example, [])
+    direct = CLUE.build_requests(
         {}, {"reasoning": False, "exemplars": 0}, TEMPLATES, example, []
     )
     assert extract.ANSWER_MARKER in cot[0]["messages"][0]["content"]
@@ -250,6 +251,6 @@ def test_too_few_exemplars_or_leaked_ones_are_errors():
     example = [_example("mednli", 0, NLI, "neutral")]
     one_shot = {"reasoning": True, "exemplars": 1}
     with pytest.raises(ValueError, match="3 exemplar"):
-        prompts.build_requests({}, one_shot, TEMPLATES, example, [])
+        CLUE.build_requests({}, one_shot, TEMPLATES, example, [])
     with pytest.raises(ValueError, match="also evaluated"):
-        prompts.build_requests({}, one_shot, TEMPLATES, example, example)
+        CLUE.build_requests({}, one_shot, TEMPLATES, example, example)

@@ -9,18 +9,12 @@ from dataclasses import dataclass
 from html import escape
 from typing import Any
 
+from clineval.benchmarks import BENCHMARKS, title
 from clineval.report.markdown import MarkdownTable
 from clineval.tables.leaderboard import LAYOUT as LEADERBOARD
 
-#: Section headings; a section without one is headed by its benchmark's name.
-SECTION_TITLES = {
-    LEADERBOARD: "Leaderboard",
-    "medcalc": "MedCalc-Bench",
-    "clue": "CLUE",
-    "clibench": "CliBench",
-    "meddisk": "MedDisK",
-    "medeval": "MedEval",
-}
+#: Headings of the sections that are no benchmark's (a benchmark's is its declared title).
+SECTION_TITLES = {LEADERBOARD: "Leaderboard"}
 _ALIGN = {"l": "left", "c": "center", "r": "right"}
 _STYLE = """
 body{font-family:system-ui,-apple-system,"Segoe UI",sans-serif;margin:0;color:#1b1f24;
@@ -54,7 +48,10 @@ class Figure:
 
 
 def section_title(section: str) -> str:
-    return SECTION_TITLES.get(section, section)
+    """A section's heading: its benchmark's ``TITLE``, else the section's own name."""
+    if section in SECTION_TITLES:
+        return SECTION_TITLES[section]
+    return title(section) if section in BENCHMARKS else section
 
 
 def _caption(title: str, caption: str) -> str:

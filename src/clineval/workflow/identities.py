@@ -78,9 +78,14 @@ def _with_sha(content: dict[str, Any]) -> dict[str, Any]:
 
 
 def _load_templates(conf_dir: Path, task_name: str, task: dict[str, Any]) -> dict[str, Any] | None:
+    """The task's prompt wording: ``templates`` itself (a mapping) or the file it names under
+    ``conf/``."""
     rel = task.get("templates")
-    if rel is None:
-        return None
+    if rel is None or isinstance(rel, dict):
+        return rel
+    if not isinstance(rel, str):
+        raise ConfigError(f"tasks.{task_name}.templates={rel!r}: expected the wording (a "
+                          "mapping) or a file under conf/ (a path)")
     path = conf_dir / rel
     if not path.is_file():
         raise ConfigError(f"tasks.{task_name}.templates: {path} does not exist")

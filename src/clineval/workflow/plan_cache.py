@@ -136,7 +136,7 @@ def watched_files(plan: Plan) -> dict[str, Stat] | None:
     paths: set[str] = set()
     for spec in plan.cfg["tasks"].values():
         paths.update(_path_leaves(spec.get("data")))
-        if spec.get("templates"):
+        if isinstance(spec.get("templates"), str):
             paths.add(str(plan.conf_dir / spec["templates"]))
         models = [*plan.cfg["models"].values(), *scoring_judges(spec.get("scoring")).values()]
         paths.update(str(Path(m["path"]) / name) for m in models if m.get("path")

@@ -13,9 +13,10 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from clineval.benchmarks.base import DeclaredAggregates, DerivedInput
+from clineval.benchmarks.base import DerivedInput
 from clineval.benchmarks.base.exemplars import exemplar_count
 from clineval.benchmarks.base.sources import demo_or_official, require
+from clineval.benchmarks.base.standard import StandardBenchmark
 from clineval.errors import ConfigError
 from clineval.io import Record
 from clineval.metrics import aggregate
@@ -92,7 +93,7 @@ def _official(task: Record, task_name: str, kind: str) -> dict[str, Path]:
     return files
 
 
-class CliBenchBenchmark(DeclaredAggregates):
+class CliBenchBenchmark(StandardBenchmark):
     name = "clibench"
     data_version = "1"
     # 2: embeddings per text in float64 on one thread; 3: explicit codes checked against the

@@ -5,3 +5,5 @@ MeDiSumCode. Loaders read the official files (``loaders_*``, ``longhealth``), ``
 writes demo files in the same formats, ``clineval.benchmarks.base.sources.MissingSource`` names a
 credentialed file that is not there.
 """
+
+TITLE = "CLUE"

@@ -9,15 +9,14 @@ in the official formats into ``<data>/demo/<task>/``.
 
 from __future__ import annotations
 
-import argparse
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from clineval.benchmarks.base import DeclaredAggregates, external
 from clineval.benchmarks.base.exemplars import exemplar_count, pick
 from clineval.benchmarks.base.sources import demo_or_official, require
+from clineval.benchmarks.base.standard import StandardBenchmark, shown_exemplars
 from clineval.benchmarks.clue import (
     baselines,
     loaders_medisum,
@@ -202,7 +201,7 @@ def _data_note(tasks: dict[str, Record], cells: list[Record]) -> str:
     return text + (f" Synthetic demo data for: {', '.join(demo)}." if demo else "")
 
 
-class ClueBenchmark(DeclaredAggregates):
+class ClueBenchmark(StandardBenchmark):
     name = "clue"
     data_version = "1"
     scoring_version = "2"  # 2: embeddings per text in float64 on one thread
@@ -249,16 +248,31 @@ class ClueBenchmark(DeclaredAggregates):
             examples = [e for e in examples if e["id"] in kept]
         return examples, exemplars
 
-    def build_requests(
-        self,
-        task: Record,
-        mode: Record,
-        templates: Record,
-        examples: list[Record],
-        exemplars: list[Record],
-        prompt_kind: str = "chat",
-    ) -> list[Record]:
-        return prompts.build_requests(task, mode, templates, examples, exemplars)
+    def style(self, mode: Record) -> str:
+        return prompts.style(mode)
+
+    def templates_for(self, templates: Record, example: Record) -> Record:
+        return prompts.templates_for(templates, example["dataset"])
+
+    def prompt_values(self, example: Record) -> dict[str, str]:
+        return dict(example["fields"])
+
+    def answer_values(self, exemplar: Record) -> dict[str, str]:
+        return prompts.reference_text(exemplar)
+
+    def exemplars_for(self, task: Record, mode: Record, example: Record,
+                      exemplars: list[Record]) -> list[Record]:
+        """The first exemplars of the example's dataset, as many as the paper showed."""
+        dataset = example["dataset"]
+        if dataset not in prompts.PAPER_SHOTS:
+            raise ValueError(f"example {example['id']!r}: unknown CLUE dataset {dataset!r}")
+        count = shown_exemplars(task, mode, prompts.PAPER_SHOTS[dataset])
+        chosen = [e for e in exemplars if e["dataset"] == dataset][:count]
+        if len(chosen) < count:
+            raise ValueError(
+                f"CLUE {dataset}: {count} exemplar(s) requested, {len(chosen)} available"
+            )
+        return chosen
 
     def input_fields(self, example: Record) -> dict[str, str]:
         return dict(example["fields"])
@@ -342,12 +356,6 @@ class ClueBenchmark(DeclaredAggregates):
         return tables.build_table(
             {**spec, "context_notes": notes}, cells, missing_metric=policies.pop()
         )
-
-    def add_score_arguments(self, parser: argparse.ArgumentParser) -> None:
-        external.add_arguments(parser, "CLUE")
-
-    def score_external(self, args: argparse.Namespace) -> int:
-        return external.score(self, args)
 
 
 BENCHMARK = ClueBenchmark()

@@ -6,8 +6,8 @@ import argparse
 from collections.abc import Callable
 from pathlib import Path
 
-from clineval.benchmarks.base import DeclaredAggregates
 from clineval.benchmarks.base.sources import demo_or_official, require
+from clineval.benchmarks.base.standard import StandardBenchmark
 from clineval.benchmarks.medcalc import baselines, labels, prompts, scoring, synthetic, tables
 from clineval.benchmarks.medcalc.calculators import CALCULATORS, Conventions
 from clineval.benchmarks.medcalc.loader import exemplar_records, read_exemplar_json, read_test_csv
@@ -83,11 +83,12 @@ def _replace_leaked(
     return replaced
 
 
-class MedCalcBenchmark(DeclaredAggregates):
+class MedCalcBenchmark(StandardBenchmark):
     name = "medcalc"
     data_version = "1"
     scoring_version = "3"  # 3: robust reading of issue 26 (note copies, free text, more forms)
     baselines = ("oracle", "constant")
+    truncatable = ("note",)
 
     def source_files(self, task: Record, data_root: Path, task_name: str) -> dict[str, Path]:
         data, exemplars = task["data"], task.get("exemplars") or {}
@@ -148,12 +149,6 @@ class MedCalcBenchmark(DeclaredAggregates):
         prompt_kind: str = "chat",
     ) -> list[Record]:
         return prompts.build_requests(task, mode, templates, examples, exemplars)
-
-    def input_fields(self, example: Record) -> dict[str, str]:
-        return {"note": example["note"]}
-
-    def with_fields(self, example: Record, fields: dict[str, str]) -> Record:
-        return {**example, "note": fields["note"]}
 
     def baseline(self, name: str, task: Record, examples: list[Record]) -> Callable[[Record], str]:
         return baselines.get(name, (task.get("scoring") or {}).get("baselines") or {})

@@ -11,9 +11,9 @@ import argparse
 from collections.abc import Callable
 from pathlib import Path
 
-from clineval.benchmarks.base import DeclaredAggregates
 from clineval.benchmarks.base.exemplars import exemplar_count
 from clineval.benchmarks.base.sources import demo_or_official, require
+from clineval.benchmarks.base.standard import StandardBenchmark
 from clineval.benchmarks.meddisk import aggregate, baselines, prompts, score_cli, tables
 from clineval.benchmarks.meddisk.derive import PAPER_DEMOS, derive
 from clineval.benchmarks.meddisk.synthetic import write_demo_kb
@@ -27,7 +27,7 @@ WHERE = ("your own copy in the MedDisK KB format (docs/meddisk.md): the paper's 
          "is not released")
 
 
-class MedDisKBenchmark(DeclaredAggregates):
+class MedDisKBenchmark(StandardBenchmark):
     name = "meddisk"
     data_version = "1"
     # 2: embeddings per text in float64 on one thread; 3: no cut of a response without the
@@ -55,12 +55,6 @@ class MedDisKBenchmark(DeclaredAggregates):
                        examples: list[Record], exemplars: list[Record],
                        prompt_kind: str = "chat") -> list[Record]:
         return prompts.build_requests(task, mode, templates, examples, exemplars, prompt_kind)
-
-    def input_fields(self, example: Record) -> dict[str, str]:
-        return {}  # prompts are short: nothing to truncate
-
-    def with_fields(self, example: Record, fields: dict[str, str]) -> Record:
-        return example
 
     def baseline(self, name: str, task: Record, examples: list[Record]) -> Callable[[Record], str]:
         return baselines.get(name, (task.get("scoring") or {}).get("baselines") or {}, examples)

@@ -5,3 +5,5 @@ code prediction and summarization. Chest and miscellaneous domains (foot, ankle,
 and tabled apart. The entry point for the workflow is ``benchmark.py``; the input formats are
 described in ``formats.py`` and docs/medeval.md.
 """
+
+TITLE = "MedEval"

@@ -12,8 +12,8 @@ import argparse
 from collections.abc import Callable
 from pathlib import Path
 
-from clineval.benchmarks.base import DeclaredAggregates
 from clineval.benchmarks.base.exemplars import exemplar_count
+from clineval.benchmarks.base.standard import StandardBenchmark
 from clineval.benchmarks.medeval import baselines, prompts, sources, tables
 from clineval.benchmarks.medeval import examples as task_examples
 from clineval.benchmarks.medeval.examples import PAPER_SHOTS, SENTENCE_TASKS
@@ -22,7 +22,7 @@ from clineval.metrics.aggregate import Headline
 from clineval.tables.render import Table
 
 
-class MedEvalBenchmark(DeclaredAggregates):
+class MedEvalBenchmark(StandardBenchmark):
     name = "medeval"
     data_version = "2"
     # 2: strict labels allow no other token; rewrites and summaries read from the prompt's

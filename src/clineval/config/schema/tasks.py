@@ -24,7 +24,7 @@ class Task:
     display_name: str = MISSING
     version: str = MISSING
     modes: list[str] = MISSING
-    templates: str | None = None  # prompt wording, relative to conf/
+    templates: Any = None  # prompt wording: a file under conf/, or the mapping itself
     access: str | None = setting(None, choices=ACCESS, noun="access levels")
     resources: Resources | None = None  # its scoring jobs on a cluster
     truncation: Truncation | None = None
