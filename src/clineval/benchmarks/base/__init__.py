@@ -3,7 +3,7 @@
 A benchmark package (``clineval/benchmarks/<name>/``) imports only this package
 (``base``: the protocol, ``sources``, ``exemplars``, ``prompts``), ``clineval.io``,
 ``clineval.errors``, ``clineval.mimic``, ``clineval.tables`` and ``clineval.metrics``; a test
-enforces it (``tests/test_sdk_imports.py``). See docs/sdk.md.
+enforces it (``tests/platform/test_sdk_imports.py``). See docs/sdk.md.
 """
 
 from __future__ import annotations

@@ -1,0 +1,48 @@
+"""`clineval answers`: each benchmark says which score rows hold a readable answer."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from clineval.benchmarks import get_benchmark
+from clineval.workflow.answers import CellAnswers, markdown
+
+FIXTURES = Path(__file__).parents[1] / "fixtures" / "real_outputs"
+
+
+@pytest.mark.parametrize(("benchmark", "row", "expected"), [
+    ("medcalc", {"official": {"status": "ok"}, "robust": {"status": "ok"}}, True),
+    ("medcalc", {"official": {"status": "not_found"}, "robust": {"status": "ok"}}, False),
+    ("clue", {"status": "label"}, True),
+    ("clue", {"status": "ambiguous"}, False),
+    ("clue", {"status": "no_codes"}, False),
+    ("clue", {"status": "whole_output"}, None),
+    ("meddisk", {"status": "pattern"}, True),
+    ("meddisk", {"status": "fallback"}, False),
+    ("clibench", {"codes": ["I10"]}, True),
+    ("clibench", {"codes": []}, False),
+    ("medeval", {"qualified": False}, False),
+    ("medeval", {"rouge": {}}, None),
+])
+def test_answered_reads_each_benchmarks_status(benchmark: str, row: dict, expected) -> None:
+    assert get_benchmark(benchmark).answered(row) is expected
+
+
+def test_answered_on_recorded_real_output_counts_both_outcomes() -> None:
+    """SmolLM2's recorded demo output has readable and unreadable answers."""
+    seen = set()
+    for path in FIXTURES.glob("*.json"):
+        recorded = json.loads(path.read_text(encoding="utf-8"))
+        bench = get_benchmark(recorded["scoring_identity"]["benchmark"])
+        seen |= {bench.answered(row) for row in recorded["rows"]}
+    assert seen == {True, False, None}
+
+
+def test_markdown_shows_a_dash_where_every_output_is_the_answer() -> None:
+    text = markdown([CellAnswers("m/t/zero_shot", 4, 25.0, 50.0, None),
+                     CellAnswers("m/u/cot", 2, 0.0, 100.0, 50.0)])
+    assert "| m/t/zero_shot | 4 | 25 | 50 | – |" in text
+    assert "| m/u/cot | 2 | 0 | 100 | 50 |" in text
