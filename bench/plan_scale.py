@@ -11,8 +11,8 @@ conf/ and envs/; nothing is written into the repository. Timed, each the median 
 - ``no-op``: ``snakemake all_tables --cores N`` on a finished run;
 - ``floor``: Snakemake's own no-op for the same rules and declared files with no clineval code
   (``bench/snakemake_floor.py --layout task --like-workflow``: the workflow's rules for this grid
-  with literal files and static params of the commands' length, a conda environment and a log
-  per rule, and Snakemake's job metadata), timed in the same run, so that the no-op is read as a
+  with literal files (each job's manifest among its inputs), a conda environment and a log per
+  rule, and Snakemake's job metadata), timed in the same run, so that the no-op is read as a
   ratio to it.
 
 Snakemake's start is in every Snakemake phase; the table also shows them without it.

@@ -11,11 +11,12 @@ workflow's no-op (a ``conda:`` environment and a ``log:`` per rule, and Snakemak
 metadata); with ``--layout task`` it mirrors the real workflow for this grid, so that the
 floor differs from it only by clineval's code: the same rules (the per-model generation rules, one
 requests and one scoring rule over ``{model}``, derive, build, table, figure, report and the
-``all_*`` targets), the same declared files per job (identity files, derived examples and
-exemplars, request records, logs, the table's seven outputs and the report), static ``params``
-of the commands' length, a ``conda:`` environment and a ``log:`` per rule, and the metadata
-Snakemake records for every finished job (written by an in-process ``snakemake --touch``), whose
-rerun triggers (code, params, input, software environment) a no-op checks for every job.
+``all_*`` targets), the same declared files per job (identity files, job manifests, derived
+examples and exemplars, request records, logs, the table's seven outputs and the report), the
+table's ``params`` (title and caption), a ``conda:`` environment and a ``log:`` per rule, and
+the metadata Snakemake records for every finished job (written by an in-process ``snakemake
+--touch``), whose rerun triggers (code, params, input, software environment) a no-op checks for
+every job.
 
     python bench/snakemake_floor.py [--layout cell|task] [--like-workflow] [--models 667]
 """
@@ -32,7 +33,7 @@ import time
 from pathlib import Path
 
 MODES = ("zero_shot", "cot", "one_shot")
-PHASE = {"id": 0, "identity": 0, "data": 1, "demo": 1, "derived": 1, "requests": 2,
+PHASE = {"id": 0, "identity": 0, "jobs": 0, "data": 1, "demo": 1, "derived": 1, "requests": 2,
          "generations": 3, "scores": 4, "tables": 5, "report": 6}
 #: The identity files' content hash, as in their names: ``<key>-<sha16>.json``.
 SHA16 = "0123456789abcdef"
@@ -102,9 +103,15 @@ def _ident(key: str) -> str:
     return f"results/identity/{key}-{SHA16}.json"
 
 
+def _job(step: str, name: str) -> str:
+    """A job's manifest (``results/jobs/<step>/<job>.json``: Plan.manifest_file)."""
+    return f"results/jobs/{step}/{name}.json"
+
+
 def workflow_files(models: list[str]) -> list[str]:
     """The files of a finished run of the real workflow (logs aside) for this grid."""
     files = [_ident("data/medcalc"), _ident("tables/t"), _ident("report/index"),
+             _job("derive", "medcalc"), _job("table", "t"), _job("report", "index"),
              "data/demo/medcalc/test_data.csv", "data/derived/medcalc/examples.jsonl",
              "data/derived/medcalc/exemplars.jsonl", "data/derived/medcalc/provenance.json",
              "results/report/index.html", "results/report/provenance.json"]
@@ -116,6 +123,8 @@ def workflow_files(models: list[str]) -> list[str]:
             files += [f"results/requests/{cell}{s}" for s in (".jsonl", ".prov.json")]
             files += [f"results/generations/{cell}{s}" for s in (".jsonl", ".meta.json")]
             files += [f"results/scores/{cell}{s}" for s in (".jsonl", ".json", ".prov.json")]
+        files += [_job(step, f"{model}/{name}") for step, name in
+                  (("requests", "medcalc"), ("score", "medcalc"), ("generate", "1-of-1"))]
     return files
 
 
@@ -128,11 +137,6 @@ def _rule(name: str, log: str | None = None) -> list[str]:
     """A mirrored rule's header: its conda environment and, unless its body names its own, its
     log (the ``all_*`` targets have neither)."""
     return [f"rule {name}:", '    conda: "env.yaml"', *([f'    log: "{log}"'] if log else [])]
-
-
-def _command(step: str, files: list[str]) -> str:
-    """A static stand-in of the same length for a rule's command (a rerun trigger)."""
-    return repr(f"clineval step {step} " + " ".join(files))
 
 
 def workflow_snakefile(models: list[str]) -> str:
@@ -151,46 +155,40 @@ def workflow_snakefile(models: list[str]) -> str:
              "rule all_scores:",
              '    input: expand("results/scores/{m}/medcalc/{md}.json", m=MODELS, md=MODES)',
              *_rule("derive_demo_medcalc", "logs/derive_demo_medcalc.log"), LOCAL,
-             f'    input: identity="{_ident("data/medcalc")}"',
+             f'    input: identity="{_ident("data/medcalc")}",'
+             f' manifest="{_job("derive", "medcalc")}"',
              '    output: sources=["data/demo/medcalc/test_data.csv"],'
              f' examples="{derived[0]}", exemplars="{derived[1]}",'
              ' record="data/derived/medcalc/provenance.json"',
              '    shell: "touch {output}"',
              *_rule("derive_data", "logs/derive_data/{task}.log"),
-             f'    input: identity="results/identity/data/{{task}}-{SHA16}.json"',
+             f'    input: identity="results/identity/data/{{task}}-{SHA16}.json",'
+             f' manifest="{_job("derive", "{task}")}"',
              '    output: examples="data/derived/{task}/examples.jsonl",'
              ' exemplars="data/derived/{task}/exemplars.jsonl",'
              ' record="data/derived/{task}/provenance.json"',
              '    wildcard_constraints: task="(?!)"',
              '    shell: "touch {output}"',
              *_rule("build_model", "logs/build_model/{model}.log"),
-             f'    input: identity="results/identity/models/{{model}}-{SHA16}.json"',
+             f'    input: identity="results/identity/models/{{model}}-{SHA16}.json",'
+             f' manifest="{_job("build-model", "{model}")}"',
              '    output: config="results/models/{model}/config.json",'
              ' record="results/models/{model}/provenance.json"',
              '    shell: "touch {output}"',
              *_rule("requests_medcalc", "logs/requests_medcalc/{model}.log"), LOCAL,
              f'    input: identities=expand("results/identity/{each}/requests-{SHA16}.json",'
-             f' md=MODES), examples="{derived[0]}", exemplars="{derived[1]}"',
+             f' md=MODES), examples="{derived[0]}", exemplars="{derived[1]}",'
+             f' manifest="{_job("requests", "{model}/medcalc")}"',
              f'    output: requests=expand("results/requests/{each}.jsonl", md=MODES),'
              f' records=expand("results/requests/{each}.prov.json", md=MODES)',
-             "    params: command=" + _command("requests", [
-                 f"--cell {_ident(f'{{model}}/medcalc/{md}/requests')} {derived[0]} {derived[1]}"
-                 f" results/requests/{{model}}/medcalc/{md}.jsonl"
-                 f" results/requests/{{model}}/medcalc/{md}.prov.json" for md in MODES]),
              '    shell: "touch {output}"',
              *_rule("score_medcalc", "logs/score_medcalc/{model}.log"),
              f'    input: identities=expand("results/identity/{each}/scoring-{SHA16}.json",'
              f' md=MODES), generations=expand("results/generations/{each}.jsonl", md=MODES),'
-             f' examples="{derived[0]}"',
+             f' examples="{derived[0]}", manifest="{_job("score", "{model}/medcalc")}"',
              f'    output: rows=expand("results/scores/{each}.jsonl", md=MODES),'
              f' summaries=expand("results/scores/{each}.json", md=MODES),'
              f' records=expand("results/scores/{each}.prov.json", md=MODES)',
-             "    params: command=" + _command("score", [
-                 f"--cell {_ident(f'{{model}}/medcalc/{md}/scoring')} {derived[0]}"
-                 f" results/generations/{{model}}/medcalc/{md}.jsonl"
-                 f" results/scores/{{model}}/medcalc/{md}.jsonl"
-                 f" results/scores/{{model}}/medcalc/{md}.json"
-                 f" results/scores/{{model}}/medcalc/{md}.prov.json" for md in MODES]),
              CPU.format(mem=4000, minutes=60),
              '    shell: "touch {output}"']
     for m in models:
@@ -201,6 +199,7 @@ def workflow_snakefile(models: list[str]) -> str:
                        f"requests_{i}": f"results/requests/{cell}.jsonl",
                        f"requests_record_{i}": f"results/requests/{cell}.prov.json",
                        f"examples_{i}": derived[0]}
+        inputs["manifest"] = _job("generate", f"{m}/1-of-1")
         generations = [f"results/generations/{cell}.jsonl" for cell in cells]
         meta = [f"results/generations/{cell}.meta.json" for cell in cells]
         lines += [
@@ -209,16 +208,13 @@ def workflow_snakefile(models: list[str]) -> str:
             f"    output: generations={generations!r}, meta={meta!r}",
             f'    log: main="results/logs/generations/{m}-1-of-1.log",'
             f' summary="results/generations/{m}/run-summary.json"',
-            "    params: command=" + _command("generate", [
-                f"--cell {inputs[f'identity_{i}']} {inputs[f'requests_{i}']} {generations[i]}"
-                f" {meta[i]} results/cache/{cell}.jsonl {derived[0]}"
-                for i, cell in enumerate(cells)]),
             CPU.format(mem=2000, minutes=30),
             '    shell: "touch {output}"',
         ]
     lines += [
         *_rule("table", "logs/table/{table}.log"), LOCAL,
         f'    input: identity="results/identity/tables/{{table}}-{SHA16}.json",'
+        f' manifest="{_job("table", "{table}")}",'
         ' summaries=expand("results/scores/{m}/medcalc/{md}.json", m=MODELS, md=MODES),'
         ' rows=expand("results/scores/{m}/medcalc/{md}.jsonl", m=MODELS, md=MODES)',
         "    output: " + ", ".join(f'{ext.replace(".", "_")}="results/tables/{{table}}.{ext}"'
@@ -228,16 +224,15 @@ def workflow_snakefile(models: list[str]) -> str:
         '    shell: "touch {output}"',
         *_rule("figure", "logs/figure/{figure}.log"), LOCAL,
         f'    input: identity="results/identity/figures/{{figure}}-{SHA16}.json",'
+        f' manifest="{_job("figure", "{figure}")}",'
         ' csv="results/tables/{figure}.csv"',
         '    output: png="results/figures/{figure}.png", svg="results/figures/{figure}.svg",'
         ' record="results/figures/{figure}.prov.json"',
         '    shell: "touch {output}"',
         *_rule("report", "logs/report.log"), LOCAL,
-        f'    input: identity="{_ident("report/index")}", table_t="results/tables/t.md"',
+        f'    input: identity="{_ident("report/index")}", table_t="results/tables/t.md",'
+        f' manifest="{_job("report", "index")}"',
         '    output: html="results/report/index.html", record="results/report/provenance.json"',
-        "    params: command=" + _command("report", [
-            f"--identity {_ident('report/index')} --table t results/tables/t.md"
-            " --out results/report/index.html --record results/report/provenance.json"]),
         '    shell: "touch {output}"',
     ]
     return "\n".join(lines) + "\n"

@@ -1,4 +1,4 @@
-# Config loading, validation and the plan (cells + identity files); input functions.
+# Config loading, validation and the plan (cells, identity files, job manifests); input functions.
 import re
 import sys
 from pathlib import Path
@@ -13,6 +13,8 @@ from clineval.workflow.missing import forget_unfinished
 from clineval.workflow.missing import targets as missing_files
 from clineval.workflow.check_data import check_data
 from clineval.workflow.job_errors import short_messages
+from clineval.workflow.manifests import FIGURE_FILES, TABLE_FILES, write_manifests
+from clineval.workflow.layout import Cell
 from clineval.workflow.plan_cache import load_plan
 from clineval.workflow.slurm import check as slurm_preflight
 from clineval.workflow.resources import (
@@ -44,6 +46,11 @@ if workflow.is_main_process and str(config.get("check_data", True)).lower() not 
     if not _DATA_CHECK.ok:
         sys.exit(_DATA_CHECK.message())
 PLAN.write_identities()
+# the generation cache, keyed by full generation identity, serves every grid: a grid whose
+# official files changed (a new folder) takes its unchanged cells' answers from it
+CACHE = f"{config.get('results', 'results')}/cache"
+# each job's manifest, the one argument of its step; rewritten only when it changes
+write_manifests(PLAN, Path(CACHE))
 
 
 onerror:
@@ -92,9 +99,6 @@ if PLAN.results != Path(config.get("results", "results")):  # a grid's own folde
     print(f"clineval: grid {PLAN.cfg['grid']['name']}: results in {RESULTS}/, data in {DATA}/",
           file=sys.stderr)
 LOGS = f"{RESULTS}/logs"
-# the generation cache, keyed by full generation identity, serves every grid: a grid whose
-# official files changed (a new folder) takes its unchanged cells' answers from it
-CACHE = f"{config.get('results', 'results')}/cache"
 
 
 wildcard_constraints:
@@ -122,6 +126,15 @@ def identity(kind):
     return find
 
 
+def manifest(step, wildcard):
+    """Input function: the manifest of the ``step`` job named by the rule's ``wildcard``."""
+
+    def find(wildcards):
+        return str(PLAN.manifest_file(step, getattr(wildcards, wildcard)))
+
+    return find
+
+
 def all_table_outputs():
     return [str(p) for name in PLAN.tables for p in PLAN.table_outputs(name)]
 
@@ -133,17 +146,10 @@ def report_outputs():
 
 def report_inputs(wildcards):
     tables, figures = PLAN.report_sources()
-    return {"identity": str(PLAN.identity_file("report", "index"))} | {
+    return {"identity": str(PLAN.identity_file("report", "index")),
+            "manifest": str(PLAN.manifest_file("report", "index"))} | {
         f"table_{name}": str(path) for name, path in tables.items()
     } | {f"figure_{name}": str(path) for name, path in figures.items()}
-
-
-def report_command(wildcards, output):
-    tables, figures = PLAN.report_sources()
-    parts = [f"clineval step report --identity {PLAN.identity_file('report', 'index')}"]
-    parts += [f"--table {name} {path}" for name, path in tables.items()]
-    parts += [f"--figure {name} {path}" for name, path in figures.items()]
-    return " ".join([*parts, f"--out {output.html} --record {output.record}"])
 
 
 def report_category(wildcards):
@@ -182,33 +188,15 @@ def derived(task):
     return {k: str(v) for k, v in PLAN.derived(task).items()}
 
 
-
-
-
-
-def derived_input_files(benchmark):
-    """(task, role, path) of each file the benchmark derives from its scoring inputs."""
-    return [(task, role, PLAN.derived_inputs(task)[role])
-            for task in PLAN.benchmark_tasks(benchmark)
-            for role in sorted(PLAN.derived_inputs(task))]
-
-
 def derived_input_sources(benchmark):
-    """The identities of the benchmark's derived scoring inputs and the files they read."""
-    inputs = {}
-    for k, (task, role, _) in enumerate(derived_input_files(benchmark)):
+    """The identities of the benchmark's derived scoring inputs, the files they read and the
+    job's manifest."""
+    inputs = {"manifest": str(PLAN.manifest_file("scoring-inputs", benchmark))}
+    for k, (task, role, _) in enumerate(PLAN.derived_input_files(benchmark)):
         inputs[f"identity_{k}"] = str(PLAN.identity_file("inputs", task, role))
         named = PLAN.named_scoring_inputs(task).values()
         inputs |= {f"{task}_{role}_input_{i}": str(p) for i, p in enumerate(named)}
     return inputs
-
-
-def derived_input_command(benchmark):
-    parts = ["clineval step scoring-inputs"]
-    for task, role, path in derived_input_files(benchmark):
-        parts.append(f"--input {PLAN.identity_file('inputs', task, role)} {path} "
-                     f"{PLAN.record_file('scoring_input', f'{task}/{role}')}")
-    return " ".join(parts)
 
 
 def table_summaries(wildcards):
@@ -237,39 +225,30 @@ def of_benchmark(function, benchmark):
 
 
 def cell_files(benchmark, kind, suffix):
-    """One job's per-cell files: every (task, mode) of the benchmark, for ``{model}``."""
-    return [f"{RESULTS}/{kind}/{{model}}/{task}/{mode}{suffix}"
+    """One job's per-cell files: every (task, mode) of the benchmark, for ``{model}`` (the
+    plan's paths with the wildcard as the model)."""
+    return [str(PLAN.artifact(kind, Cell("{model}", task, mode), suffix))
             for task, mode in PLAN.benchmark_cells(benchmark)]
 
 
 def requests_inputs(wildcards, benchmark):
-    """Identities and derived data of the cells; a built model's tokenizer config."""
+    """The job's manifest, identities and derived data of the cells; a built model's tokenizer
+    config."""
     cells = PLAN.cells_of_group(wildcards.model, benchmark)
     inputs = {f"identity_{i}": str(PLAN.identity_file(c.model, c.task, c.mode, "requests"))
               for i, c in enumerate(cells)}
+    inputs["manifest"] = str(PLAN.manifest_file("requests", wildcards.model, benchmark))
     for task in sorted({c.task for c in cells}):
         inputs |= {f"{task}_{k}": v for k, v in derived(task).items()}
     config = PLAN.tokenizer_config(wildcards.model)
     return inputs | ({"model": str(config)} if config else {})
 
 
-def requests_command(wildcards, benchmark):
-    parts = ["clineval step requests"]
-    if PLAN.cfg["models"][wildcards.model].get("context") and PLAN.model_dir(wildcards.model):
-        parts.append(f"--model-dir {PLAN.model_dir(wildcards.model)}")
-    for c in PLAN.cells_of_group(wildcards.model, benchmark):
-        data = derived(c.task)
-        parts.append(f"--cell {PLAN.identity_file(c.model, c.task, c.mode, 'requests')} "
-                     f"{data['examples']} {data['exemplars']} {PLAN.artifact('requests', c)} "
-                     f"{PLAN.record_file('requests', c.path)}")
-    return " ".join(parts)
-
-
 def score_inputs(wildcards, benchmark):
-    """Identities, examples and generations of the cells, the files scoring reads, and the
-    built judge models it runs."""
+    """The job's manifest, identities, examples and generations of the cells, the files
+    scoring reads, and the built judge models it runs."""
     cells = PLAN.cells_of_group(wildcards.model, benchmark)
-    inputs = {}
+    inputs = {"manifest": str(PLAN.manifest_file("score", wildcards.model, benchmark))}
     for i, c in enumerate(cells):
         inputs[f"identity_{i}"] = str(PLAN.identity_file(c.model, c.task, c.mode, "scoring"))
         inputs[f"generations_{i}"] = str(PLAN.artifact("generations", c))
@@ -280,16 +259,6 @@ def score_inputs(wildcards, benchmark):
         judges = PLAN.judge_files(task)
         inputs |= {f"{task}_judge_{k}": str(path) for k, path in enumerate(judges)}
     return inputs
-
-
-def score_command(wildcards, benchmark):
-    parts = ["clineval step score"]
-    for c in PLAN.cells_of_group(wildcards.model, benchmark):
-        parts.append(f"--cell {PLAN.identity_file(c.model, c.task, c.mode, 'scoring')} "
-                     f"{derived(c.task)['examples']} {PLAN.artifact('generations', c)} "
-                     f"{PLAN.artifact('scores', c)} {PLAN.artifact('scores', c, '.json')} "
-                     f"{PLAN.record_file('scores', c.path)}")
-    return " ".join(parts)
 
 
 onstart:

@@ -17,6 +17,7 @@ for _task in DEMO_TASKS:
         localrule: True
         input:
             identity=str(PLAN.identity_file("data", _task)),
+            manifest=str(PLAN.manifest_file("derive", _task)),
         output:
             sources=update([str(p) for p in PLAN.sources(_task).values()]),
             examples=update(derived(_task)["examples"]),
@@ -27,18 +28,18 @@ for _task in DEMO_TASKS:
         conda:
             "../envs/cpu.yaml"
         shell:
-            "clineval step derive --demo --identity {input.identity} --examples {output.examples}"
-            " --exemplars {output.exemplars} --record {output.record} > {log} 2>&1"
+            "clineval step derive --manifest {input.manifest} > {log} 2>&1"
 
 
 rule derive_data:
     input:
         unpack(source_files),
         identity=identity("data"),
+        manifest=manifest("derive", "task"),
     output:
-        examples=update(f"{DATA}/derived/{{task}}/examples.jsonl"),
-        exemplars=update(f"{DATA}/derived/{{task}}/exemplars.jsonl"),
-        record=f"{DATA}/derived/{{task}}/provenance.json",
+        examples=update(derived("{task}")["examples"]),
+        exemplars=update(derived("{task}")["exemplars"]),
+        record=str(PLAN.record_file("data", "{task}")),
     wildcard_constraints:
         task=OFFICIAL_TASKS_PATTERN,
     log:
@@ -46,28 +47,27 @@ rule derive_data:
     conda:
         "../envs/cpu.yaml"
     shell:
-        "clineval step derive --identity {input.identity} --examples {output.examples}"
-        " --exemplars {output.exemplars} --record {output.record} > {log} 2>&1"
+        "clineval step derive --manifest {input.manifest} > {log} 2>&1"
 
 
 rule build_model:
     input:
         identity=identity("model"),
+        manifest=manifest("build-model", "model"),
     output:
-        config=f"{RESULTS}/models/{{model}}/config.json",
-        record=f"{RESULTS}/models/{{model}}/provenance.json",
+        config=str(PLAN.build_dir("{model}") / "config.json"),
+        record=str(PLAN.record_file("model", "{model}")),
     log:
         f"{LOGS}/models/{{model}}.log",
     conda:
         "../envs/cpu.yaml"
     shell:
-        "clineval step build-model --identity {input.identity}"
-        " --out $(dirname {output.config}) --record {output.record} > {log} 2>&1"
+        "clineval step build-model --manifest {input.manifest} > {log} 2>&1"
 
 
 # Files a benchmark derives from its scoring inputs (CliBench: the embeddings of its candidate
 # code titles), all of a benchmark's in one job, once, before any of its scoring jobs reads them.
-for _bench in [b for b in PLAN.benchmarks if derived_input_files(b)]:
+for _bench in [b for b in PLAN.benchmarks if PLAN.derived_input_files(b)]:
 
     rule:
         name:
@@ -75,11 +75,9 @@ for _bench in [b for b in PLAN.benchmarks if derived_input_files(b)]:
         input:
             **derived_input_sources(_bench),
         output:
-            files=update([str(p) for _, _, p in derived_input_files(_bench)]),
+            files=update([str(p) for _, _, p in PLAN.derived_input_files(_bench)]),
             records=[str(PLAN.record_file("scoring_input", f"{t}/{r}"))
-                     for t, r, _ in derived_input_files(_bench)],
-        params:
-            command=derived_input_command(_bench),
+                     for t, r, _ in PLAN.derived_input_files(_bench)],
         log:
             f"{LOGS}/data/{_bench}.scoring-inputs.log",
         resources:
@@ -87,4 +85,4 @@ for _bench in [b for b in PLAN.benchmarks if derived_input_files(b)]:
         conda:
             "../envs/cpu.yaml"
         shell:
-            "{params.command} > {log} 2>&1"
+            "clineval step scoring-inputs --manifest {input.manifest} > {log} 2>&1"

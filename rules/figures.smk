@@ -7,19 +7,24 @@ localrules:
     figure,
 
 
+# the plan's paths with the wildcard as the figure's name
+_FIGURE = dict(zip(FIGURE_FILES, map(str, PLAN.figure_outputs("{figure}"))))
+
+
 rule figure:
     input:
         identity=identity("figure"),
+        manifest=manifest("figure", "figure"),
         tables=figure_tables,
     output:
         png=update(report(
-            f"{RESULTS}/figures/{{figure}}.png",
+            _FIGURE["png"],
             caption="../report/caption.rst",
             category=report_category,
             labels={"figure": "{figure}", "format": "PNG"},
         )),
-        svg=update(f"{RESULTS}/figures/{{figure}}.svg"),
-        record=f"{RESULTS}/figures/{{figure}}.prov.json",
+        svg=update(_FIGURE["svg"]),
+        record=str(PLAN.record_file("figure", "{figure}")),
     params:
         title=caption_field("figures", "title"),
         caption=caption_field("figures", "caption"),
@@ -28,5 +33,4 @@ rule figure:
     conda:
         "../envs/cpu.yaml"
     shell:
-        "clineval step figure --identity {input.identity} --tables {input.tables}"
-        " --out {output.png} {output.svg} --record {output.record} > {log} 2>&1"
+        "clineval step figure --manifest {input.manifest} > {log} 2>&1"

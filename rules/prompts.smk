@@ -14,11 +14,9 @@ for _bench in PLAN.benchmarks:
         output:
             requests=update(cell_files(_bench, "requests", ".jsonl")),
             records=cell_files(_bench, "requests", ".prov.json"),
-        params:
-            command=of_benchmark(requests_command, _bench),
         log:
             f"{LOGS}/requests/{{model}}/{_bench}.log",
         conda:
             "../envs/cpu.yaml"
         shell:
-            "{params.command} > {log} 2>&1"
+            "clineval step requests --manifest {input.manifest} > {log} 2>&1"

@@ -11,13 +11,11 @@ rule report:
     input:
         unpack(report_inputs),
     output:
-        html=update(f"{RESULTS}/report/index.html"),
-        record=f"{RESULTS}/report/provenance.json",
-    params:
-        command=report_command,
+        html=update(str(PLAN.report_file())),
+        record=str(PLAN.record_file("report", "index")),
     log:
         f"{LOGS}/report.log",
     conda:
         "../envs/cpu.yaml"
     shell:
-        "{params.command} > {log} 2>&1"
+        "clineval step report --manifest {input.manifest} > {log} 2>&1"

@@ -15,8 +15,6 @@ for _bench in PLAN.benchmarks:
             rows=update(cell_files(_bench, "scores", ".jsonl")),
             summaries=update(cell_files(_bench, "scores", ".json")),
             records=cell_files(_bench, "scores", ".prov.json"),
-        params:
-            command=of_benchmark(score_command, _bench),
         log:
             f"{LOGS}/scores/{{model}}/{_bench}.log",
         resources:
@@ -24,4 +22,4 @@ for _bench in PLAN.benchmarks:
         conda:
             "../envs/cpu.yaml"
         shell:
-            "{params.command} > {log} 2>&1"
+            "clineval step score --manifest {input.manifest} > {log} 2>&1"

@@ -8,29 +8,34 @@ localrules:
     table,
 
 
+# the plan's paths with the wildcard as the table's name
+_TABLE = dict(zip(TABLE_FILES, map(str, PLAN.table_outputs("{table}"))))
+
+
 rule table:
     input:
         identity=identity("table"),
+        manifest=manifest("table", "table"),
         summaries=table_summaries,
         rows=table_rows,
     output:
         csv=update(report(
-            f"{RESULTS}/tables/{{table}}.csv",
+            _TABLE["csv"],
             caption="../report/caption.rst",
             category=report_category,
             labels={"table": "{table}", "format": "CSV (tidy numbers)"},
         )),
         md=update(report(
-            f"{RESULTS}/tables/{{table}}.md",
+            _TABLE["md"],
             caption="../report/caption.rst",
             category=report_category,
             labels={"table": "{table}", "format": "Markdown (the paper's layout)"},
         )),
-        tex=update(f"{RESULTS}/tables/{{table}}.tex"),
-        stats=update(f"{RESULTS}/tables/{{table}}.stats.json"),
-        stats_md=update(f"{RESULTS}/tables/{{table}}.stats.md"),
-        metrics=update(f"{RESULTS}/tables/{{table}}.metrics.json"),
-        record=f"{RESULTS}/tables/{{table}}.prov.json",
+        tex=update(_TABLE["tex"]),
+        stats=update(_TABLE["stats"]),
+        stats_md=update(_TABLE["stats_md"]),
+        metrics=update(str(PLAN.metrics_file("{table}"))),
+        record=str(PLAN.record_file("table", "{table}")),
     params:
         title=caption_field("tables", "title"),
         caption=caption_field("tables", "caption"),
@@ -39,6 +44,4 @@ rule table:
     conda:
         "../envs/cpu.yaml"
     shell:
-        "clineval step table --identity {input.identity} --summaries {input.summaries}"
-        " --out {output.csv} {output.md} {output.tex} {output.stats} {output.stats_md}"
-        " {output.metrics} --record {output.record} > {log} 2>&1"
+        "clineval step table --manifest {input.manifest} > {log} 2>&1"

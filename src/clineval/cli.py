@@ -15,108 +15,70 @@ from clineval.config.locate import add_conf_argument, find_conf
 from clineval.errors import ConfigError
 from clineval.io import DataError
 
+#: The workflow's steps, each run by its rule as ``clineval step NAME --manifest FILE``.
+STEPS = {
+    "derive": "official (or demo) files -> examples and exemplars",
+    "build-model": "build a model described by config",
+    "requests": "render the requests of a model's cells of a benchmark",
+    "generate": "generate a model's cells with one engine load",
+    "merge-shards": "join shard outputs into one cell's artifacts",
+    "score": "score the outputs of a model's cells of a benchmark",
+    "scoring-inputs": "build the files a benchmark derives from its scoring inputs",
+    "table": "build a table",
+    "figure": "draw a figure from its tables (PNG and SVG)",
+    "report": "write the self-contained HTML report",
+}
+
 
 def _step_parsers(sub: argparse._SubParsersAction) -> None:
     step = sub.add_parser("step", help="one workflow step (called by the Snakemake rules)")
     steps = step.add_subparsers(dest="step", required=True)
-    p = steps.add_parser("derive", help="official files -> examples and exemplars")
-    p.add_argument("--demo", action="store_true",
-                   help="first write the task's synthetic demo sources (official format)")
-    p.add_argument("--identity", type=Path, required=True)
-    p.add_argument("--examples", type=Path, required=True)
-    p.add_argument("--exemplars", type=Path, required=True)
-    p.add_argument("--record", type=Path, required=True, help="provenance record to write")
-    p = steps.add_parser("build-model", help="build a model described by config")
-    p.add_argument("--identity", type=Path, required=True)
-    p.add_argument("--out", type=Path, required=True)
-    p.add_argument("--record", type=Path, required=True, help="provenance record to write")
-    p = steps.add_parser("requests", help="render the requests of a model's cells of a benchmark")
-    p.add_argument("--cell", nargs=5, type=Path, action="append", required=True,
-                   metavar=("IDENTITY", "EXAMPLES", "EXEMPLARS", "OUT", "RECORD"),
-                   help="one cell's files (repeat per cell)")
-    p.add_argument("--model-dir", type=Path, help="the model's tokenizer, to fit its context")
-    p = steps.add_parser("generate", help="generate a model's cells with one engine load")
-    p.add_argument("--cell", nargs=6, action="append", required=True,
-                   metavar=("IDENTITY", "REQUESTS", "OUT", "META", "CACHE", "EXAMPLES"),
-                   help="one cell's files (repeat per cell); EXAMPLES is '-' except for baselines")
-    p.add_argument("--model-dir", type=Path)
-    p.add_argument("--shard", default="1/1", help="K/N: this job's data-parallel shard")
-    p.add_argument("--summary", type=Path, required=True,
-                   help="run summary (engine loads, cells generated and cached)")
-    p = steps.add_parser("merge-shards", help="join shard outputs into one cell's artifacts")
-    for name in ("requests", "out", "meta"):
-        p.add_argument(f"--{name}", type=Path, required=True)
-    p.add_argument("--shard", nargs=2, type=Path, action="append", required=True,
-                   metavar=("GENERATIONS", "META"))
-    p = steps.add_parser("score", help="score the outputs of a model's cells of a benchmark")
-    p.add_argument("--cell", nargs=6, type=Path, action="append", required=True,
-                   metavar=("IDENTITY", "EXAMPLES", "GENERATIONS", "ROWS", "SUMMARY", "RECORD"),
-                   help="one cell's files (repeat per cell)")
-    p = steps.add_parser("scoring-inputs",
-                         help="build the files a benchmark derives from its scoring inputs")
-    p.add_argument("--input", nargs=3, type=Path, action="append", required=True,
-                   metavar=("IDENTITY", "OUT", "RECORD"), help="one file (repeat per file)")
-    p = steps.add_parser("table", help="build a table")
-    p.add_argument("--identity", type=Path, required=True)
-    p.add_argument("--summaries", type=Path, nargs="+", required=True)
-    p.add_argument("--out", type=Path, nargs=6, required=True,
-                   metavar=("CSV", "MD", "TEX", "STATS_JSON", "STATS_MD", "METRICS"))
-    p.add_argument("--record", type=Path, required=True, help="provenance record to write")
-    p = steps.add_parser("report", help="write the self-contained HTML report")
-    p.add_argument("--identity", type=Path, required=True)
-    p.add_argument("--table", nargs=2, action="append", required=True, metavar=("NAME", "MD"),
-                   help="one table's Markdown (repeat per table)")
-    p.add_argument("--figure", nargs=2, action="append", default=[], metavar=("NAME", "PNG"),
-                   help="one figure's PNG (repeat per figure)")
-    p.add_argument("--out", type=Path, required=True, help="the HTML page to write")
-    p.add_argument("--record", type=Path, required=True, help="provenance record to write")
-    p = steps.add_parser("figure", help="draw a figure from its tables (PNG and SVG)")
-    p.add_argument("--identity", type=Path, required=True)
-    p.add_argument("--tables", type=Path, nargs="+", required=True,
-                   help="each table's CSV and stats.json")
-    p.add_argument("--out", type=Path, nargs=2, required=True, metavar=("PNG", "SVG"))
-    p.add_argument("--record", type=Path, required=True, help="provenance record to write")
+    for name, text in STEPS.items():
+        steps.add_parser(name, help=text).add_argument(
+            "--manifest", type=Path, required=True,
+            help="the job's files, written from the plan (results/jobs/; docs/workflow.md)")
 
 
 def _run_step(args: argparse.Namespace) -> None:
     from clineval.workflow import steps
+    from clineval.workflow.manifests import read_manifest
 
+    job = read_manifest(args.manifest, args.step)
     match args.step:
         case "derive":
-            steps.derive(args.identity, args.examples, args.exemplars, args.record, args.demo)
+            steps.derive(job["identity"], job["examples"], job["exemplars"], job["record"],
+                         job["demo"])
         case "build-model":
-            steps.build_model(args.identity, args.out, args.record)
+            steps.build_model(job["identity"], job["out"], job["record"])
         case "requests":
             from clineval.workflow.requests import RequestsJob, requests
 
-            requests([RequestsJob(*files) for files in args.cell], args.model_dir)
+            requests([RequestsJob(**cell) for cell in job["cells"]], job["model_dir"])
         case "generate":
             from clineval.io import write_json
             from clineval.workflow.generation import CellJob, Shard, generate_cells
 
-            jobs = [
-                CellJob(*map(Path, files[:5]), None if files[5] == "-" else Path(files[5]))
-                for files in args.cell
-            ]
-            summary = generate_cells(jobs, args.model_dir, Shard.parse(args.shard))
-            write_json(args.summary, summary)
+            summary = generate_cells([CellJob(**cell) for cell in job["cells"]],
+                                     job["model_dir"], Shard.parse(job["shard"]))
+            write_json(job["summary"], summary)
         case "merge-shards":
             from clineval.workflow.generation import merge_shards
 
-            merge_shards(args.requests, [tuple(s) for s in args.shard], args.out, args.meta)
+            merge_shards(job["requests"], [(s["generations"], s["meta"]) for s in job["shards"]],
+                         job["out"], job["meta"])
         case "score":
-            steps.score([steps.ScoreJob(*files) for files in args.cell])
+            steps.score([steps.ScoreJob(**cell) for cell in job["cells"]])
         case "scoring-inputs":
-            steps.derive_scoring_inputs([tuple(files) for files in args.input])
+            steps.derive_scoring_inputs([(i["identity"], i["out"], i["record"])
+                                         for i in job["inputs"]])
         case "table":
-            steps.table(args.identity, args.summaries, args.out, args.record)
+            steps.table(job["identity"], job["summaries"], job["outputs"], job["record"])
+        case "figure":
+            steps.figure(job["identity"], job["tables"], job["outputs"], job["record"])
         case "report":
             from clineval.report.step import report
 
-            report(args.identity, {n: Path(p) for n, p in args.table},
-                   {n: Path(p) for n, p in args.figure}, args.out, args.record)
-        case "figure":
-            steps.figure(args.identity, args.tables, args.out, args.record)
+            report(job["identity"], job["tables"], job["figures"], job["out"], job["record"])
 
 
 def _dvc(args: argparse.Namespace) -> int:

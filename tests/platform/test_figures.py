@@ -247,10 +247,10 @@ def test_figure_step_writes_png_svg_and_a_record(tmp_path):
     spec = ident({"kind": "bars", "metric": "acc"}, ["x"])
     identity = tmp_path / "f.json"
     write_json(identity, {"sha": "abc", "identity": {**spec, "credentialed": False}})
-    outs = [tmp_path / "f.png", tmp_path / "f.svg"]
+    outs = {"png": tmp_path / "f.png", "svg": tmp_path / "f.svg"}
     figure_step(identity, [csv, stats], outs, tmp_path / "f.prov.json")
     record = read_record(tmp_path / "f.prov.json")
     assert (record["kind"], record["identity"]) == ("figure", "abc")
     assert sorted(record["inputs"]) == ["x.csv", "x.stats.json"]
-    assert outs[0].read_bytes() == render(spec, read_tables([csv, stats]))["png"]
-    assert outs[1].read_bytes() == render(spec, read_tables([csv, stats]))["svg"]
+    assert outs["png"].read_bytes() == render(spec, read_tables([csv, stats]))["png"]
+    assert outs["svg"].read_bytes() == render(spec, read_tables([csv, stats]))["svg"]

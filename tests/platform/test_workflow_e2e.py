@@ -353,33 +353,29 @@ def imported(workdir: Path, *args: str) -> set[str]:
 
 
 def test_light_steps_import_no_torch_transformers_hydra_or_encoder(demo, tmp_path):
+    from clineval.workflow import manifests
     from clineval.workflow.plan import build_plan
 
     plan = build_plan(REPO / "conf", None)
     out = tmp_path / "out"
-    cells = plan.cells_of_group("oracle", "medcalc")
-    ident = [str(plan.identity_file(c.model, c.task, c.mode, k)) for c in cells
-             for k in ("requests", "scoring")]
-    data = [str(plan.derived("medcalc")[k]) for k in ("examples", "exemplars")]
-    score = ["step", "score"]
-    requests = ["step", "requests"]
-    for c, (req_id, score_id) in zip(cells, zip(ident[::2], ident[1::2], strict=True),
-                                     strict=True):
-        requests += ["--cell", req_id, *data, str(out / f"{c.mode}.req.jsonl"),
-                     str(out / f"{c.mode}.req.prov.json")]
-        score += ["--cell", score_id, data[0], str(plan.artifact("generations", c)),
-                  str(out / f"{c.mode}.jsonl"), str(out / f"{c.mode}.json"),
-                  str(out / f"{c.mode}.prov.json")]
-    table = ["step", "table", "--identity", str(plan.identity_file("tables", "medcalc_table2")),
-             "--summaries", *(str(plan.artifact("scores", c, ".json"))
-                              for c in plan.tables["medcalc_table2"]),
-             "--out", *(str(out / f"t.{e}")
-                        for e in ("csv", "md", "tex", "stats.json", "stats.md", "json")),
-             "--record", str(out / "t.prov.json")]
-    derive = ["step", "derive", "--identity", str(plan.identity_file("data", "medcalc")),
-              "--examples", str(out / "ex.jsonl"), "--exemplars", str(out / "exm.jsonl"),
-              "--record", str(out / "d.prov.json")]
-    for command in (derive, requests, score, table):
+    # the plan's manifests of the demo's jobs, with outputs moved to out/
+    requests = manifests.requests(plan, "oracle", "medcalc")
+    score = manifests.score(plan, "oracle", "medcalc")
+    for c, req, scored in zip(plan.cells_of_group("oracle", "medcalc"), requests["cells"],
+                              score["cells"], strict=True):
+        req |= {"out": str(out / f"{c.mode}.req.jsonl"),
+                "record": str(out / f"{c.mode}.req.prov.json")}
+        scored |= {"rows": str(out / f"{c.mode}.jsonl"), "summary": str(out / f"{c.mode}.json"),
+                   "record": str(out / f"{c.mode}.prov.json")}
+    table = manifests.table(plan, "medcalc_table2") | {"record": str(out / "t.prov.json")}
+    table["outputs"] = {fmt: str(out / f"t.{fmt}") for fmt in table["outputs"]}
+    derive = manifests.derive(plan, "medcalc") | {  # from the demo's sources, as written
+        "demo": False, "examples": str(out / "ex.jsonl"), "exemplars": str(out / "exm.jsonl"),
+        "record": str(out / "d.prov.json")}
+    for manifest in (derive, requests, score, table):
+        path = tmp_path / f"{manifest['step']}.json"
+        path.write_text(manifests.manifest_text(manifest), encoding="utf-8")
+        command = ["step", manifest["step"], "--manifest", str(path)]
         assert imported(demo, *command).isdisjoint(HEAVY), command[:2]
     assert (out / "cot.json").read_bytes() == (demo / "results/scores/oracle/medcalc/cot.json"
                                                ).read_bytes()

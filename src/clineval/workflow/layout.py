@@ -83,12 +83,16 @@ class Plan:
             name: self.data_root / "derived" / task / f"{name}.jsonl"
             for name in ("examples", "exemplars")}))
 
+    def build_dir(self, model: str) -> Path:
+        """The folder the workflow builds a model (or judge) with ``build`` settings into."""
+        return self.results / "models" / model
+
     def model_dir(self, model: str) -> Path | None:
         spec = self.cfg["models"][model]
         if spec.get("path"):
             return Path(spec["path"])
         if spec.get("build"):
-            return self.results / "models" / model
+            return self.build_dir(model)
         return None
 
     def model_config(self, model: str) -> Path | None:
@@ -174,13 +178,19 @@ class Plan:
         return self._memo(("derived specs", task), lambda: derived_scoring_inputs(
             get_benchmark(spec["benchmark"]), spec))
 
+    def derived_input_files(self, benchmark: str) -> list[tuple[str, str, Path]]:
+        """(task, role, path) of each file the benchmark derives from its scoring inputs: what
+        its one ``scoring-inputs`` job builds."""
+        return [(task, role, path) for task in self.benchmark_tasks(benchmark)
+                for role, path in sorted(self.derived_inputs(task).items())]
+
     def judges(self, task: str) -> dict[str, dict[str, Any]]:
         """The models the task's scoring runs (judges, named by preset), by name."""
         return scoring_judges(self.cfg["tasks"][task].get("scoring"))
 
     def judge_dir(self, name: str, spec: dict[str, Any]) -> Path:
         """A judge's weights: its ``path``, else the folder the workflow builds it into."""
-        return Path(spec["path"]) if spec.get("path") else self.results / "models" / name
+        return Path(spec["path"]) if spec.get("path") else self.build_dir(name)
 
     def judge_files(self, task: str) -> list[Path]:
         """``config.json`` of each judge the workflow builds: inputs of the scoring job."""
@@ -190,6 +200,22 @@ class Plan:
     def shards(self, model: str) -> int:
         """Data-parallel generation jobs for the model (``resources.shards``, default 1)."""
         return int((self.cfg["models"][model].get("resources") or {}).get("shards", 1))
+
+    def generation_outputs(self, model: str, k: int) -> tuple[list[Path], list[Path], Path]:
+        """What generation job ``k`` (1-based) of the model writes: each cell's generations and
+        metadata, in :meth:`cells_of` order, and the job's run summary. A model in one job
+        writes its cells' own artifacts; each of ``N`` shards writes parts of them below
+        ``_shards/<k>-of-<N>/``, which the cells' merge jobs join."""
+        count = self.shards(model)
+        cells = self.cells_of(model)
+        if count == 1:
+            return ([self.artifact("generations", c) for c in cells],
+                    [self.artifact("generations", c, ".meta.json") for c in cells],
+                    self.results / "generations" / model / "run-summary.json")
+        shard = self.results / "generations" / model / "_shards" / f"{k}-of-{count}"
+        return ([shard / c.task / f"{c.mode}.jsonl" for c in cells],
+                [shard / c.task / f"{c.mode}.meta.json" for c in cells],
+                shard / "run-summary.json")
 
     def table_outputs(self, table: str) -> list[Path]:
         """The table's files (and its statistics) beside its headline numbers."""
@@ -260,6 +286,13 @@ class Plan:
             case "figure":
                 return prov_path(self.results / "figures" / f"{key}.png")
         raise ValueError(f"no provenance record for kind {kind!r}")
+
+    def manifest_file(self, step: str, *parts: str) -> Path:
+        """The manifest of the ``step`` job named by ``parts`` (a task, a model and benchmark,
+        ...): what the rule hands its step (:mod:`clineval.workflow.manifests`)."""
+        key = "/".join(parts)
+        return self._memo(("manifest", step, key),
+                          lambda: self.results / "jobs" / step / f"{key}.json")
 
     def credentialed(self, task: str) -> bool:
         """Artifacts of the task derive from credentialed data (not the synthetic demo)."""

@@ -39,23 +39,25 @@ class Job:
 
 
 def jobs(plan: Plan) -> Iterator[Job]:
-    """The plan's jobs in build order, with the same inputs and outputs as the rules."""
+    """The plan's jobs in build order, with the same inputs (each job's manifest among them)
+    and outputs as the rules."""
     for task in sorted({c.task for c in plan.cells}):
-        ident = plan.identity_file("data", task)
+        inputs = [plan.identity_file("data", task), plan.manifest_file("derive", task)]
         sha = plan.identities[f"data/{task}"]["sha"]
         sources = list(plan.sources(task).values())
         record = plan.record_file("data", task)
         if plan.cfg["tasks"][task]["data"].get("source") == "demo":  # writes its sources
-            yield Job(f"derive {task}", [ident],
+            yield Job(f"derive {task}", inputs,
                       [*sources, *plan.derived(task).values(), record], [(record, sha)])
         else:
-            yield Job(f"derive {task}", [ident, *sources],
+            yield Job(f"derive {task}", [*inputs, *sources],
                       [*plan.derived(task).values(), record], [(record, sha)])
     for model in sorted({c.model for c in plan.cells}):
         if f"models/{model}" in plan.identities:
             record = plan.record_file("model", model)
-            yield Job(f"build {model}", [plan.identity_file("models", model)],
-                      [record.parent / "config.json", record],
+            yield Job(f"build {model}", [plan.identity_file("models", model),
+                                         plan.manifest_file("build-model", model)],
+                      [plan.build_dir(model) / "config.json", record],
                       [(record, plan.identities[f"models/{model}"]["sha"])])
     for bench in plan.benchmarks:
         yield from _derived_inputs_job(plan, bench)
@@ -70,7 +72,7 @@ def jobs(plan: Plan) -> Iterator[Job]:
         rows = [plan.artifact("scores", c) for c in cells]
         yield Job(
             f"table {name}",
-            [plan.identity_file("tables", name),
+            [plan.identity_file("tables", name), plan.manifest_file("table", name),
              *(plan.artifact("scores", c, ".json") for c in cells), *rows],
             [*plan.table_outputs(name), plan.metrics_file(name), record],
             [(record, plan.identities[f"tables/{name}"]["sha"])],
@@ -79,14 +81,16 @@ def jobs(plan: Plan) -> Iterator[Job]:
         record = plan.record_file("figure", name)
         yield Job(
             f"figure {name}",
-            [plan.identity_file("figures", name), *plan.figure_inputs(name)],
+            [plan.identity_file("figures", name), plan.manifest_file("figure", name),
+             *plan.figure_inputs(name)],
             [*plan.figure_outputs(name), record],
             [(record, plan.identities[f"figures/{name}"]["sha"])],
         )
     if "report/index" in plan.identities:
         record = plan.record_file("report", "index")
         tables, figures = plan.report_sources()
-        yield Job("report", [plan.identity_file("report", "index"), *tables.values(),
+        yield Job("report", [plan.identity_file("report", "index"),
+                             plan.manifest_file("report", "index"), *tables.values(),
                              *figures.values()],
                   [plan.report_file(), record],
                   [(record, plan.identities["report/index"]["sha"])])
@@ -94,8 +98,7 @@ def jobs(plan: Plan) -> Iterator[Job]:
 
 def _derived_inputs_job(plan: Plan, bench: str) -> Iterator[Job]:
     """The benchmark's job that derives files from its scoring inputs, if it has any."""
-    found = [(task, role, path) for task in plan.benchmark_tasks(bench)
-             for role, path in sorted(plan.derived_inputs(task).items())]
+    found = plan.derived_input_files(bench)
     if not found:
         return
     records = [(plan.record_file("scoring_input", f"{t}/{r}"),
@@ -103,6 +106,7 @@ def _derived_inputs_job(plan: Plan, bench: str) -> Iterator[Job]:
     yield Job(
         f"derive scoring inputs {bench}",
         [*(plan.identity_file("inputs", t, r) for t, r, _ in found),
+         plan.manifest_file("scoring-inputs", bench),
          *(p for t, _, _ in found for p in plan.named_scoring_inputs(t).values())],
         [*(p for _, _, p in found), *(record for record, _ in records)],
         records,
@@ -116,6 +120,7 @@ def _requests_job(plan: Plan, model: str, bench: str) -> Job:
     return Job(
         f"requests {model} {bench}",
         [*(plan.identity_file(c.model, c.task, c.mode, "requests") for c in cells),
+         plan.manifest_file("requests", model, bench),
          *(p for t in tasks for p in plan.derived(t).values()),
          *([tokenizer] if tokenizer else [])],
         [p for c in cells for p in (plan.artifact("requests", c),
@@ -131,6 +136,7 @@ def _score_job(plan: Plan, model: str, bench: str) -> Job:
     return Job(
         f"score {model} {bench}",
         [*(plan.identity_file(c.model, c.task, c.mode, "scoring") for c in cells),
+         plan.manifest_file("score", model, bench),
          *(plan.artifact("generations", c) for c in cells),
          *(plan.derived(t)["examples"] for t in tasks),
          *(p for t in tasks for p in plan.scoring_inputs(t).values()),
@@ -154,30 +160,21 @@ def _generation_jobs(plan: Plan, model: str) -> Iterator[Job]:
                    prov_path(requests)]
         if baseline:
             inputs.append(plan.derived(cell.task)["examples"])
-    shas = {c.path: plan.identities[f"{c.path}/generation"]["sha"] for c in cells}
+    shas = [plan.identities[f"{c.path}/generation"]["sha"] for c in cells]
     count = plan.shards(model)
-    if count == 1:
-        outputs, records = [], []
-        for cell in cells:
-            meta = plan.record_file("generation", cell.path)
-            outputs += [plan.artifact("generations", cell), meta]
-            records.append((meta, shas[cell.path]))
-        yield Job(f"generate {model}", inputs, outputs, records)
-        return
-    root = plan.results / "generations" / model / "_shards"
-    for k in range(1, count + 1):
-        shard = root / f"{k}-of-{count}"
-        metas = [(shard / cell.task / f"{cell.mode}.meta.json", shas[cell.path]) for cell in cells]
-        outputs = [p for cell in cells for p in
-                   (shard / cell.task / f"{cell.mode}.jsonl",
-                    shard / cell.task / f"{cell.mode}.meta.json")]
-        yield Job(f"generate {model} {k}/{count}", inputs, outputs, metas)
-    for cell in cells:
-        parts = [root / f"{k}-of-{count}" / cell.task / f"{cell.mode}{suffix}"
-                 for k in range(1, count + 1) for suffix in (".jsonl", ".meta.json")]
+    parts = [plan.generation_outputs(model, k) for k in range(1, count + 1)]
+    for k, (generations, metas, _) in enumerate(parts, start=1):
+        manifest = plan.manifest_file("generate", model, f"{k}-of-{count}")
+        yield Job(f"generate {model}" if count == 1 else f"generate {model} {k}/{count}",
+                  [*inputs, manifest],
+                  [p for pair in zip(generations, metas, strict=True) for p in pair],
+                  list(zip(metas, shas, strict=True)))
+    for i, cell in enumerate(cells if count > 1 else ()):
         meta = plan.record_file("generation", cell.path)
-        yield Job(f"merge {cell.path}", [plan.artifact("requests", cell), *parts],
-                  [plan.artifact("generations", cell), meta], [(meta, shas[cell.path])])
+        yield Job(f"merge {cell.path}",
+                  [plan.artifact("requests", cell), plan.manifest_file("merge-shards", cell.path),
+                   *(p for gens, ms, _ in parts for p in (gens[i], ms[i]))],
+                  [plan.artifact("generations", cell), meta], [(meta, shas[i])])
 
 
 def _verified(job: Job, hashes: FileHashes) -> str | None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import logging
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -270,36 +271,34 @@ def table_texts(
 def table(
     identity: Path,
     summaries: list[Path],
-    outputs: list[Path],
+    outputs: Mapping[str, Path],
     record_out: Path,
 ) -> None:
-    """Build one table from the summaries and per-example rows of its cells; ``outputs``: the
-    CSV, Markdown, LaTeX, stats JSON, stats Markdown and metrics JSON files, in that order."""
+    """Build one table from the summaries and per-example rows of its cells; ``outputs``: its
+    file of each format (``csv``, ``md``, ``tex``, ``stats``, ``stats_md``, ``metrics``)."""
     sha, ident = read_identity(identity)
     files = {path: read_json(path) for path in summaries}
     inputs = {summary["cell"]: path for path, summary in files.items()}
     rows = {cell: read_jsonl(rows_path(path), ("id",)) for cell, path in inputs.items()}
     inputs |= {f"{cell}:rows": rows_path(path) for cell, path in list(inputs.items())}
     texts = table_texts(ident, list(files.values()), rows)
-    if len(outputs) != len(texts):
-        raise ValueError(f"a table writes {len(texts)} files ({', '.join(texts)}), "
-                         f"not {len(outputs)}")
-    named = dict(zip(texts, outputs, strict=True))
+    named = {fmt: outputs[fmt] for fmt in texts}
     for fmt, text in texts.items():
         write_text(named[fmt], text)
     write_record(record_out, make_record(
         "table", ident["table"], sha, inputs, named, ident["credentialed"]))
 
 
-def figure(identity: Path, tables: list[Path], outputs: list[Path], record_out: Path) -> None:
-    """Draw one figure from its tables' CSV and statistics files; ``outputs``: its PNG and
-    SVG, in that order."""
+def figure(identity: Path, tables: list[Path], outputs: Mapping[str, Path],
+           record_out: Path) -> None:
+    """Draw one figure from its tables' CSV and statistics files; ``outputs``: its file of
+    each format (``png``, ``svg``)."""
     from clineval.figures.data import read_tables
     from clineval.figures.draw import render
 
     sha, ident = read_identity(identity)
     drawn = render(ident, read_tables(tables))
-    named = dict(zip(drawn, outputs, strict=True))
+    named = {fmt: outputs[fmt] for fmt in drawn}
     for fmt, data in drawn.items():
         write_bytes(named[fmt], data)
     write_record(record_out, make_record(
