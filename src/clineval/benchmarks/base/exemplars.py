@@ -36,6 +36,12 @@ def exemplar_count(task: Record, paper_default: int) -> int:
     return paper_default if count is None else int(count)
 
 
+def shown_exemplars(task: Record, mode: Record, paper: int) -> int:
+    """How many exemplars a request shows: none outside an exemplar mode, else the task's
+    ``exemplars.count``, else ``paper`` (the paper's number)."""
+    return exemplar_count(task, paper) if int(mode["exemplars"]) else 0
+
+
 def hold_out(
     examples: Sequence[Record],
     k: int,

@@ -31,7 +31,7 @@ from typing import ClassVar
 
 from clineval.benchmarks.base import DeclaredAggregates, request_record
 from clineval.benchmarks.base import external as external_scoring
-from clineval.benchmarks.base.exemplars import hold_out
+from clineval.benchmarks.base.exemplars import exemplar_count, hold_out, shown_exemplars
 from clineval.benchmarks.base.prompts import fill
 from clineval.benchmarks.base.sources import demo_or_official, require
 from clineval.errors import ConfigError
@@ -52,15 +52,6 @@ class OfficialFile:
     setting: str
     description: str
     where: str
-
-
-def shown_exemplars(task: Record, mode: Record, paper: int) -> int:
-    """How many exemplars a request shows: none outside an exemplar mode, else the task's
-    ``exemplars.count``, else ``paper`` (the paper's number)."""
-    if not int(mode["exemplars"]):
-        return 0
-    configured = (task.get("exemplars") or {}).get("count")
-    return paper if configured is None else int(configured)
 
 
 class StandardBenchmark(DeclaredAggregates):
@@ -111,13 +102,11 @@ class StandardBenchmark(DeclaredAggregates):
     def derive(self, task: Record, sources: dict[str, Path]) -> tuple[list[Record], list[Record]]:
         """The examples, with ``exemplars.count`` (else ``paper_exemplars``) held out of them
         by seeded rank (``exemplars.seed``) as the exemplar pool."""
-        settings = task.get("exemplars") or {}
-        count = settings.get("count")
-        count = self.paper_exemplars if count is None else int(count)
+        count = exemplar_count(task, self.paper_exemplars)
         examples = self.read_examples(task, sources)
         if not count:
             return examples, []
-        return hold_out(examples, count, int(settings.get("seed", 0)))
+        return hold_out(examples, count, int((task.get("exemplars") or {}).get("seed", 0)))
 
     # --- prompts ------------------------------------------------------------------------
 
@@ -170,13 +159,12 @@ class StandardBenchmark(DeclaredAggregates):
         if leaked:
             raise ValueError(f"{self.title} exemplar id(s) {leaked[:5]} are also evaluated "
                              "examples")
-        style = self.style(mode)
+        style, completion = self.style(mode), prompt_kind == "completion"
         requests = []
         for example in examples:
             chosen = self.exemplars_for(task, mode, example, exemplars)
             messages = self.render(self.templates_for(templates, example), style, example,
                                    chosen)
-            completion = prompt_kind == "completion"
             if completion:
                 messages = [{"role": "user",
                              "content": "\n\n".join(m["content"] for m in messages)}]

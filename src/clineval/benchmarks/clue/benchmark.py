@@ -14,9 +14,9 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from clineval.benchmarks.base.exemplars import exemplar_count, pick
+from clineval.benchmarks.base.exemplars import exemplar_count, pick, shown_exemplars
 from clineval.benchmarks.base.sources import demo_or_official, require
-from clineval.benchmarks.base.standard import StandardBenchmark, shown_exemplars
+from clineval.benchmarks.base.standard import StandardBenchmark
 from clineval.benchmarks.clue import (
     baselines,
     loaders_medisum,

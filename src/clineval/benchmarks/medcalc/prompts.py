@@ -6,6 +6,7 @@ import json
 from typing import Any
 
 from clineval.benchmarks.base import request_record
+from clineval.benchmarks.base.exemplars import shown_exemplars
 from clineval.benchmarks.base.prompts import fill
 
 
@@ -51,9 +52,7 @@ def build_requests(
     exemplars: list[dict[str, Any]],
 ) -> list[dict[str, Any]]:
     """One request per example; the exemplar mode uses exemplar(s) of the same calculator."""
-    count = int(mode["exemplars"])
-    if count and task.get("exemplars", {}).get("count") is not None:
-        count = int(task["exemplars"]["count"])
+    count = shown_exemplars(task, mode, int(mode["exemplars"]))
     by_calc: dict[int, list[dict[str, Any]]] = {}
     for exemplar in exemplars:
         by_calc.setdefault(exemplar["calculator_id"], []).append(exemplar)

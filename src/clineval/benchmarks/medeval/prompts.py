@@ -17,7 +17,7 @@ flag is not used: the paper asks for direct answers only.
 from __future__ import annotations
 
 from clineval.benchmarks.base import request_record
-from clineval.benchmarks.base.exemplars import exemplar_count
+from clineval.benchmarks.base.exemplars import shown_exemplars
 from clineval.benchmarks.base.prompts import fill
 from clineval.benchmarks.medeval.codes import render_codes
 from clineval.benchmarks.medeval.examples import PAPER_SHOTS
@@ -65,11 +65,6 @@ def render(example: Record, templates: Record, exemplars: list[Record]) -> list[
     return [{"role": "user", "content": "\n".join(p for p in parts if p.strip())}]
 
 
-def shots(task: Record, mode: Record, kind: str) -> int:
-    """0 outside the exemplar mode; else ``exemplars.count``, else the paper's count."""
-    return exemplar_count(task, PAPER_SHOTS[kind]) if int(mode["exemplars"]) else 0
-
-
 def build_requests(
     task: Record, mode: Record, templates: Record, examples: list[Record],
     exemplars: list[Record],
@@ -82,7 +77,7 @@ def build_requests(
         raise ValueError(f"MedEval exemplar id(s) {leaked[:5]} are also evaluated examples")
     requests = []
     for example in examples:
-        count = shots(task, mode, example["task"])
+        count = shown_exemplars(task, mode, PAPER_SHOTS[example["task"]])
         start = count * int(example.get("draw", 0))
         chosen = pools.get(example["domain"], [])[start:start + count]
         if len(chosen) < count:
