@@ -17,12 +17,7 @@ from clineval.workflow.manifests import FIGURE_FILES, TABLE_FILES, write_manifes
 from clineval.workflow.layout import Cell
 from clineval.workflow.plan_cache import load_plan
 from clineval.workflow.slurm import check as slurm_preflight
-from clineval.workflow.resources import (
-    CONDA_ENVS,
-    DEFAULT_CONDA_ENV,
-    model_resources,
-    scoring_resources,
-)
+from clineval.workflow.resources import conda_env, model_resources, scoring_resources
 
 
 try:
@@ -84,8 +79,7 @@ try:
 except ConfigError as err:
     sys.exit(f"clineval: configuration error: {err}")
 PLAN_CONDA_ENVS = {
-    name: f"../envs/{CONDA_ENVS.get(spec['backend'], DEFAULT_CONDA_ENV)}"
-    for name, spec in PLAN.cfg["models"].items()
+    name: f"../envs/{conda_env(spec)}" for name, spec in PLAN.cfg["models"].items()
 }
 DEMO_TASKS = [t for t in sorted({c.task for c in PLAN.cells})
               if PLAN.cfg["tasks"][t]["data"]["source"] == "demo"]

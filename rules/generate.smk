@@ -10,7 +10,7 @@ def _generation_inputs(model, cells):
         inputs[f"identity_{i}"] = str(PLAN.identity_file(cell.model, cell.task, cell.mode, "generation"))
         inputs[f"requests_{i}"] = str(PLAN.artifact("requests", cell))
         inputs[f"requests_record_{i}"] = str(PLAN.record_file("requests", cell.path))
-        if PLAN.cfg["models"][model]["backend"] == "baseline":
+        if PLAN.backend(model).baseline:
             inputs[f"examples_{i}"] = derived(cell.task)["examples"]
     if PLAN.model_config(model):
         inputs["model"] = str(PLAN.model_config(model))

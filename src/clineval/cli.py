@@ -10,7 +10,7 @@ import traceback
 from collections.abc import Sequence
 from pathlib import Path
 
-from clineval.benchmarks import BENCHMARKS, get_benchmark
+from clineval.benchmarks import BENCHMARKS, TOOLS, get_benchmark, get_commands, title
 from clineval.config.locate import add_conf_argument, find_conf
 from clineval.errors import ConfigError
 from clineval.io import DataError
@@ -108,8 +108,9 @@ def _dvc(args: argparse.Namespace) -> int:
 
 
 def build_parser(argv_command: str | None = None) -> argparse.ArgumentParser:
-    """The parser; the options of ``score`` and ``meddisk`` come from their benchmark packages,
-    imported only when ``argv_command`` names that command."""
+    """The parser; the options of ``score`` and of a benchmark's tools (``clineval <benchmark>
+    <tool>``) come from the benchmark packages, imported only when ``argv_command`` names that
+    command."""
     parser = argparse.ArgumentParser(prog="clineval", description=__doc__)
     sub = parser.add_subparsers(dest="command", required=True)
     plan = sub.add_parser("plan", help="compose the config and list the grid's cells")
@@ -135,38 +136,12 @@ def build_parser(argv_command: str | None = None) -> argparse.ArgumentParser:
         bench = scores.add_parser(name, help=f"{name} outputs (clineval score {name} --help)")
         if argv_command in (None, "score"):  # importing every benchmark costs a second
             get_benchmark(name).add_score_arguments(bench)
-    tool = sub.add_parser("medcalc", help="MedCalc-Bench tools")
-    tools = tool.add_subparsers(dest="tool", required=True)
-    verify = tools.add_parser(
-        "verify", help="run the project's calculators on every row and compare with its label")
-    verify.add_argument("--data", type=Path, required=True, help="official-format test_data.csv")
-    verify.add_argument("--version", default="1.0",
-                        help="the data's layout: 1.0 (default), 1.1, 1.2 or verified")
-    verify.add_argument("--labels", type=Path,
-                        help="label CSV (v1.x or corrected layout) to check instead of the data's")
-    verify.add_argument("--conventions", choices=("official", "clinical"), default="official",
-                        help="the calculators' conventions (default official)")
-    verify.add_argument("--convention", action="append", metavar="ID=NAME", default=[],
-                        help="per-calculator override, e.g. 49=official (repeatable)")
-    verify.add_argument("--calculator", type=int, action="append",
-                        help="only this calculator id (repeatable)")
-    verify.add_argument("--json", action="store_true", help="one JSON object on stdout")
-    demo = tools.add_parser(
-        "demo", help="write synthetic rows (official CSV format) and one-shot exemplars (JSON)")
-    demo.add_argument("--out", type=Path, required=True, help="CSV to write")
-    demo.add_argument("--exemplars", type=Path, help="also write exemplars in the official JSON")
-    demo.add_argument("--per-calculator", type=int, default=20, help="rows per calculator")
-    demo.add_argument("--seed", type=int, default=0)
-    demo.add_argument("--calculator", type=int, action="append",
-                      help="only this calculator id (repeatable); default all 55")
-    meddisk = sub.add_parser("meddisk", help="MedDisK tools")
-    meddisk_tools = meddisk.add_subparsers(dest="tool", required=True)
-    calibrate = meddisk_tools.add_parser(
-        "calibrate", help="fit tier thresholds to expert tier labels (Spearman rho)")
-    if argv_command == "meddisk":  # imports the package only when it is used
-        from clineval.benchmarks.meddisk.calibrate import add_calibrate_arguments
-
-        add_calibrate_arguments(calibrate)
+    for name in TOOLS:
+        tools = sub.add_parser(name, help=f"{title(name)} tools").add_subparsers(
+            dest="tool", required=True)
+        if argv_command == name:  # imports the package only when it is used
+            for tool, command in get_commands(name).items():
+                command.add_arguments(tools.add_parser(tool, help=command.help))
     dvc = sub.add_parser("dvc", help="DVC's view of the grid: dvc.yaml and params.yaml")
     dvcs = dvc.add_subparsers(dest="dvc", required=True)
     for name, text in (("write", "write dvc.yaml and params.yaml for the grid"),
@@ -230,28 +205,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                 return run(args.conf, args.overrides)
             case "score":
                 return get_benchmark(args.benchmark).score_external(args)
-            case "medcalc" if args.tool == "verify":
-                from clineval.benchmarks.medcalc.calculators import Conventions
-                from clineval.benchmarks.medcalc.verify import report, verify
-
-                try:
-                    overrides = dict(item.split("=", 1) for item in args.convention)
-                    conventions = Conventions.from_settings(args.conventions, overrides)
-                except ValueError as err:
-                    raise ConfigError(f"--convention: {err} (expected ID=official|clinical)"
-                                      ) from err
-                report(verify(args.data, args.calculator, labels=args.labels,
-                              conventions=conventions, version=args.version), args.json)
-            case "medcalc":
-                from clineval.benchmarks.medcalc.synthetic import write_demo_files
-
-                write_demo_files(
-                    args.out, args.exemplars, args.calculator, args.per_calculator, args.seed
-                )
-            case "meddisk":
-                from clineval.benchmarks.meddisk.calibrate import calibrate
-
-                return calibrate(args)
+            case name if name in TOOLS:
+                return get_commands(name)[args.tool].run(args)
             case "dvc":
                 return _dvc(args)
             case "answers":

@@ -49,6 +49,19 @@ def discharge_diagnosis(text: str) -> str:
                 if name == "discharge diagnosis")
 
 
+def test_the_same_seed_writes_the_same_bytes_at_any_time(layout, tmp_path, monkeypatch):
+    """The demo's sources are hashed into its records: a gzip header must not carry the time."""
+    import time
+
+    monkeypatch.setattr(time, "time", lambda: 2_000_000_000.0)  # gzip's default header stamp
+    again = Layout(tmp_path)
+    write_mimic4(again, 40, seed=0)
+    written = sorted(p.relative_to(layout.root) for p in layout.root.rglob("*") if p.is_file())
+    assert any(p.suffix == ".gz" for p in written)
+    for name in written:
+        assert (again.root / name).read_bytes() == (layout.root / name).read_bytes(), name
+
+
 def test_no_discharge_diagnosis_text_reaches_a_prompt(layout):
     examples, exemplars, _ = cases.derive("diagnoses", {"sample": SAMPLE}, sources(layout), 1)
     notes = table(layout, "discharge").set_index("hadm_id")["text"]

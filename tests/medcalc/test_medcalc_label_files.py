@@ -179,9 +179,6 @@ def test_scoring_against_a_label_file(tmp_path, rows, data):
     assert BENCHMARK.scoring_inputs(_task(), "medcalc", Path("data")) == {}
     with pytest.raises(ConfigError, match="label_file"):
         BENCHMARK.score(_task(labels="file", label_file=None), examples, generations)
-    with pytest.raises(ConfigError, match="missing_labels"):
-        BENCHMARK.score(_task(labels="file", label_file=str(labels), missing_labels="ignore"),
-                        examples, generations)
 
 
 def test_conventions_reach_the_oracle_and_recomputed_labels(tmp_path):

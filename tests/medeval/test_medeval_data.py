@@ -261,8 +261,6 @@ def test_missing_sources_skip_with_the_setting_named(tmp_path):
         BENCHMARK.source_files(credentialed, tmp_path, "medeval_codes")
     with pytest.raises(ConfigError, match="Open-i reports carry no code labels"):
         BENCHMARK.source_files(_task("codes", openi=str(study_list)), tmp_path, "medeval_codes")
-    with pytest.raises(ConfigError, match="unknown key"):
-        BENCHMARK.source_files(_task("ambiguity", reports="x"), tmp_path, "medeval_ambiguity")
 
 
 def test_openi_folder_becomes_one_source_per_xml(tmp_path):

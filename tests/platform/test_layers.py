@@ -50,6 +50,9 @@ EXCEPTIONS: dict[tuple[str, str], str] = {
     ("clineval.benchmarks.base.external", "clineval.config.compose"):
         "`clineval score <benchmark>` composes the task's settings with the user's overrides "
         "(MedDisK picks the task from the predictions file, after parsing)",
+    ("clineval.benchmarks.base.external", "clineval.config.schema"):
+        "`clineval score <benchmark>` checks the task's settings it composes against the task's "
+        "schema, as the plan does",
 }
 
 

@@ -11,12 +11,12 @@ from pathlib import Path
 import pytest
 
 from clineval.config.compose import ConfigError
+from clineval.inference.registry import backends
 from clineval.workflow.plan import build_plan
 from clineval.workflow.resources import (
-    CONDA_ENVS,
-    DEFAULT_CONDA_ENV,
     SCORING_DEFAULT,
     ModelResources,
+    conda_env,
     model_resources,
     scoring_resources,
 )
@@ -74,7 +74,9 @@ def test_overrides_reach_the_slurm_request(tmp_path):
 
 
 def test_conda_env_per_backend_exists():
-    assert CONDA_ENVS == {"vllm": "vllm.yaml"} and DEFAULT_CONDA_ENV == "cpu.yaml"
+    envs = {name: conda_env({"backend": name}) for name in backends()}
+    assert envs == {"baseline": "cpu.yaml", "openai": "cpu.yaml", "transformers": "cpu.yaml",
+                    "vllm": "vllm.yaml"}
     for name in ("vllm", "cpu"):
         assert (REPO / "envs" / f"{name}.yaml").is_file()
         assert (REPO / "envs" / f"{name}.post-deploy.sh").is_file()

@@ -66,6 +66,17 @@ ADDED = [
      r"tasks\.clibench_labs\.data\.sample\.size", "valid keys: k, limit, min_per_stratum, seed"),
     ("medeval", "+tables.medeval_table2.f2=true", r"tables\.medeval_table2\.f2",
      "valid keys: bootstrap, caption, comparisons, f1, groups, layout,"),
+    # the keys a CLUE dataset's data and demo hold, a MedEval task kind's data, scoring's
+    ("clue", "+tasks.clue_meqsum.data.demo.paragraphs=3",
+     r"tasks\.clue_meqsum\.data\.demo\.paragraphs", "valid keys: seed, size"),
+    ("clue", "+tasks.clue_meqsum.scoring.bleu=true", r"tasks\.clue_meqsum\.scoring\.bleu",
+     "valid keys: baselines, bertscore, codes, missing_metric, rouge, umls"),
+    ("meddisk", "+tasks.meddisk_zh.scoring.extractors=gazetteer",
+     r"tasks\.meddisk_zh\.scoring\.extractors", "valid keys: baselines, cut_at_newline,"),
+    ("medeval", "+tasks.medeval_ambiguity.data.reports=x",
+     r"tasks\.medeval_ambiguity\.data\.reports", "valid keys: chest_domains, domains, limit,"),
+    ("medeval", "+tasks.medeval_ambiguity.scoring.rogue=true",
+     r"tasks\.medeval_ambiguity\.scoring\.rogue", "valid keys: answer_span, bleu, classifiers,"),
 ]
 WRONG_TYPE = [
     ("medcalc", "tasks.medcalc.data.demo.per_calculator=abc",
@@ -116,6 +127,29 @@ UNKNOWN_CHOICE = [
     ("medeval", "tasks.medeval_ambiguity.scoring.extraction=lenent",
      r"tasks\.medeval_ambiguity\.scoring\.extraction='lenent': unknown value",
      "valid extraction modes: lenient, strict"),
+    ("medcalc", "tasks.medcalc.scoring.missing_labels=ignore",
+     r"tasks\.medcalc\.scoring\.missing_labels='ignore': unknown value",
+     "valid values: dataset, drop"),
+    ("medcalc", "tasks.medcalc.exemplars.source=paper",
+     r"tasks\.medcalc\.exemplars\.source='paper': unknown value",
+     "valid sources: official, project"),
+    ("clibench", "tasks.clibench_labs.data.task=lab",
+     r"tasks\.clibench_labs\.data\.task='lab': unknown value",
+     "valid CliBench tasks: diagnoses, labs, prescriptions, procedures"),
+    ("meddisk", "tasks.meddisk_zh.scoring.extractor=regex",
+     r"tasks\.meddisk_zh\.scoring\.extractor='regex': unknown value",
+     "valid extractors: delimiter, gazetteer"),
+    ("medeval", "tasks.medeval_ambiguity.scoring.answer_span=all",
+     r"tasks\.medeval_ambiguity\.scoring\.answer_span='all': unknown value",
+     "valid answer spans:"),
+    ("medeval", "tasks.medeval_ambiguity.scoring.unqualified=right",
+     r"tasks\.medeval_ambiguity\.scoring\.unqualified='right': unknown value",
+     "valid values: exclude, wrong"),
+    ("medeval", "tasks.medeval_ambiguity.data.task=ambiguous",
+     r"tasks\.medeval_ambiguity\.data\.task='ambiguous': unknown value", "valid MedEval tasks:"),
+    ("medeval", "tasks.medeval_ambiguity.data.source=offical",
+     r"tasks\.medeval_ambiguity\.data\.source='offical': unknown value",
+     "valid sources: demo, official"),
 ]
 
 
@@ -244,6 +278,57 @@ def test_clineval_plan_stops_with_the_message(capsys):
     err = capsys.readouterr().err
     assert err.startswith("clineval: error: tables.medcalc_table2.decimalz: unknown key "
                           f"(from override '{setting}'); valid keys: ")
+
+
+#: (argv of ``clineval score``, its task, a short override of the task's settings, the error's
+#: key, what is valid): the schema refuses it there as the plan does, naming the override
+SCORED = [
+    (["clue", "--examples", "e.jsonl"], "clue_mednli", "data.dataset=mednil",
+     r"tasks\.clue_mednli\.data\.dataset='mednil': unknown value",
+     "valid CLUE datasets: longhealth_task1,"),
+    (["clue", "--examples", "e.jsonl"], "clue_meqsum", "+data.paht=x",
+     r"tasks\.clue_meqsum\.data\.paht: unknown key", "valid keys: dataset, demo, limit, path,"),
+    (["clue", "--examples", "e.jsonl"], "clue_meqsum", "+data.demo.paragraphs=3",
+     r"tasks\.clue_meqsum\.data\.demo\.paragraphs: unknown key", "valid keys: seed, size"),
+    (["clue", "--examples", "e.jsonl"], "clue_meqsum", "+scoring.bleu=true",
+     r"tasks\.clue_meqsum\.scoring\.bleu: unknown key", "valid keys: baselines, bertscore,"),
+    (["medeval", "--data", "d.csv"], "medeval_ambiguity", "+data.reports=x",
+     r"tasks\.medeval_ambiguity\.data\.reports: unknown key", "valid keys: chest_domains,"),
+    (["medeval", "--data", "d.csv"], "medeval_ambiguity", "data.task=ambiguous",
+     r"tasks\.medeval_ambiguity\.data\.task='ambiguous': unknown value",
+     "valid MedEval tasks:"),
+    (["medeval", "--data", "d.csv"], "medeval_ambiguity", "data.source=offical",
+     r"tasks\.medeval_ambiguity\.data\.source='offical': unknown value",
+     "valid sources: demo, official"),
+    (["medeval", "--data", "d.csv"], "medeval_ambiguity", "+scoring.rogue=true",
+     r"tasks\.medeval_ambiguity\.scoring\.rogue: unknown key", "valid keys: answer_span,"),
+    (["medeval", "--data", "d.csv"], "medeval_ambiguity", "scoring.answer_span=all",
+     r"tasks\.medeval_ambiguity\.scoring\.answer_span='all': unknown value",
+     "valid answer spans:"),
+    (["medeval", "--data", "d.csv"], "medeval_ambiguity", "scoring.unqualified=right",
+     r"tasks\.medeval_ambiguity\.scoring\.unqualified='right': unknown value",
+     "valid values: exclude, wrong"),
+    (["meddisk", "--kb", "kb.jsonl"], "meddisk_zh", "scoring.extractor=regex",
+     r"tasks\.meddisk_zh\.scoring\.extractor='regex': unknown value",
+     "valid extractors: delimiter, gazetteer"),
+    (["meddisk", "--kb", "kb.jsonl"], "meddisk_zh", "+scoring.extractors=gazetteer",
+     r"tasks\.meddisk_zh\.scoring\.extractors: unknown key", "valid keys: baselines,"),
+]
+
+
+@pytest.mark.parametrize(("argv", "task", "setting", "key", "valid"), SCORED)
+def test_clineval_score_checks_the_task_settings_it_composes(tmp_path, monkeypatch, capsys,
+                                                             argv, task, setting, key, valid):
+    """Settings composed outside a plan meet the same schema, before any file is read (MedDisK
+    reads its predictions first, to pick the task's language)."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "p.jsonl").write_text('{"disease": "D1", "aspect": "a", "output": "x", '
+                                      '"lang": "zh"}\n', encoding="utf-8")
+    assert main(["score", *argv, "--predictions", "p.jsonl", "--task", task, "--conf",
+                 str(CONF), setting]) == 2
+    err = capsys.readouterr().err.removeprefix("clineval: error: ")
+    added = "+" if setting.startswith("+") else ""
+    expect(err, key, override(f"{added}tasks.{task}.{setting.lstrip('+')}"), valid)
 
 
 @pytest.mark.slow

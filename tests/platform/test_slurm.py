@@ -26,9 +26,11 @@ REPO = Path(__file__).resolve().parents[2]
 SCRIPTS = REPO / "scripts" / "slurm"
 pytestmark = pytest.mark.slow
 
-# Two benchmarks of the demo grid (each job kind: GPU and CPU generation, per-benchmark scoring,
-# tables), not all five: the grid runs twice here (through SLURM and locally).
-SUBSET = "grid.select.tasks=[medcalc,clue_meqsum]"
+# Two benchmarks of the demo grid and four of its models (each job kind: GPU and CPU
+# generation, per-benchmark scoring, tables), not all of it: the grid runs twice here (through
+# SLURM and locally). SmolLM2's CPU job is like the baselines' for SLURM, and the slowest.
+SUBSET = ("grid.select.tasks=[medcalc,clue_meqsum] "
+          "grid.select.models=[tiny_llama,oracle,constant,clue_baseline]")
 GPU_OVERRIDES = (
     "models.tiny_llama.resources.gpus=1 models.tiny_llama.resources.cpus_per_gpu=1 "
     f"models.tiny_llama.resources.gpu_model=testgpu {SUBSET}"

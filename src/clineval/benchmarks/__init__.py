@@ -2,8 +2,9 @@
 
 A benchmark is a package of this folder with a ``benchmark`` module (its ``BENCHMARK``), a
 ``settings`` module (its typed settings) and, in its ``__init__``, ``TITLE`` (its name in the
-report and in messages). The registry finds them by their files, so a new benchmark is its
-package alone (docs/extending.md).
+report and in messages); a ``commands`` module, if any, declares its tools (``clineval <name>
+<tool>``, :mod:`.base.commands`). The registry finds them by their files, so a new benchmark is
+its package alone (docs/extending.md).
 """
 
 from __future__ import annotations
@@ -13,12 +14,15 @@ from pathlib import Path
 from types import ModuleType
 
 from clineval.benchmarks.base import Benchmark
+from clineval.benchmarks.base.commands import Command
 
 _HERE = Path(__file__).parent
 
 #: Every benchmark package's name, sorted.
 BENCHMARKS = tuple(sorted(p.name for p in _HERE.iterdir()
                           if p.name != "base" and (p / "benchmark.py").is_file()))
+#: The benchmarks with tools of their own (a ``commands`` module), sorted.
+TOOLS = tuple(name for name in BENCHMARKS if (_HERE / name / "commands.py").is_file())
 
 
 def _package(name: str) -> str:
@@ -37,6 +41,11 @@ def get_settings(name: str) -> ModuleType:
 def get_benchmark(name: str) -> Benchmark:
     """Import a benchmark package lazily (its dependencies load only when it is used)."""
     return importlib.import_module(f"{_package(name)}.benchmark").BENCHMARK
+
+
+def get_commands(name: str) -> dict[str, Command]:
+    """The benchmark's tools: its package's ``commands.COMMANDS`` (tool name -> Command)."""
+    return importlib.import_module(f"{_package(name)}.commands").COMMANDS
 
 
 def title(name: str) -> str:

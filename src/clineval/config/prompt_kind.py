@@ -4,7 +4,8 @@
 ``models.<name>.prompt_kind``: ``chat``, ``completion`` or ``auto`` (default): by whether the
 model has a chat template, known at plan time from its config and files:
 
-- API models (``openai``) and baselines: ``chat`` (chat endpoints; baselines read no prompt);
+- models of a backend that takes chat requests only (``openai``: its ``BACKEND.chat_only``)
+  and baselines: ``chat`` (chat endpoints; baselines read no prompt);
 - ``engine.chat_template`` set: ``chat``;
 - a local snapshot (``path``): ``chat`` when its ``tokenizer_config.json`` holds a
   ``chat_template`` or a ``chat_template.jinja`` is beside it, else ``completion``; a snapshot
@@ -21,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from clineval.errors import ConfigError
+from clineval.inference.registry import backend_of
 
 log = logging.getLogger("clineval")
 KINDS = ("chat", "completion", "auto")
@@ -46,8 +48,8 @@ def prompt_kind(name: str, model: Mapping[str, Any]) -> str:
     kind = model.get("prompt_kind") or "auto"
     if kind != "auto":
         return str(kind)
-    if model["backend"] in ("openai", "baseline") or (model.get("engine") or {}).get(
-            "chat_template"):
+    backend = backend_of(model)
+    if backend.chat_only or backend.baseline or (model.get("engine") or {}).get("chat_template"):
         return "chat"
     if model.get("path"):
         found = _has_chat_template(Path(model["path"]))

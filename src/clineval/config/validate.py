@@ -15,12 +15,8 @@ from clineval.config.compose import ConfigError, available
 from clineval.config.schema import SettingError, check_model, check_settings, message
 from clineval.config.slices import validate_slices
 from clineval.figures import spec as figure_spec
+from clineval.inference.registry import backend_of, backends
 from clineval.tables import statistics
-
-#: Backends that send prompts to a server: they must say whether credentialed data may go there.
-REMOTE_BACKENDS = ("openai",)
-#: Sampling keys a backend does not implement (refused rather than silently ignored).
-SAMPLING_UNSUPPORTED = {"transformers": {"stop", "json_schema"}}
 
 
 def _names(kind: str, names: Iterable[str]) -> str:
@@ -46,39 +42,43 @@ def _forbid(where: str, model: Mapping[str, Any], backend: str, keys: Iterable[s
         raise ConfigError(f"{where}: key(s) {', '.join(given)} do not apply to a {backend} model")
 
 
+def _foreign(own: Mapping[str, type], local_weights: bool) -> set[str]:
+    """Keys a model of a backend may not set: the other backends' sections, and the local
+    weights' keys (``path``, ``build``) where the backend reads none."""
+    sections = {key for spec in backends().values() for key in spec.sections} - set(own)
+    return sections if local_weights else sections | {"path", "build"}
+
+
 def validate_model(name: str, model: Mapping[str, Any]) -> None:
-    """A model config: its schema (that of its backend), then the rules between its keys."""
+    """A model config: its schema (that of its backend), then the rules its backend declares
+    (:class:`~clineval.inference.registry.BackendSpec`)."""
     where = f"models.{name}"
     try:
         check_model(where, model)
     except SettingError as err:
         raise ConfigError(message(err)) from None
-    backend = model["backend"]
-    access = model.get("access") or {}
-    if backend == "baseline":
+    backend, spec = model["backend"], backend_of(model)
+    if spec.baseline:
         _require(where, model, ("baseline",))
         return
     sampling = model.get("sampling") or {}
     _require(f"{where}.sampling", sampling, ("temperature", "max_tokens", "seed"))
-    _forbid(f"{where}.sampling", sampling, backend, SAMPLING_UNSUPPORTED.get(backend, ()))
-    if backend in REMOTE_BACKENDS:
-        _forbid(where, model, backend, ("path", "build", "engine"))
-        if model.get("prompt_kind") == "completion":
-            raise ConfigError(f"{where}.prompt_kind=completion: the {backend} backend sends "
-                              "chat requests only")
-        _require(f"{where}.api", model.get("api") or {}, ("base_url", "model"))
-        if not isinstance(access.get("allow_credentialed_data"), bool):
-            raise ConfigError(
-                f"{where}.access.allow_credentialed_data must be true or false: a {backend} "
-                "model sends prompts to a server, so its config must say whether credentialed "
-                "data (MIMIC, ...) may go there"
-            )
-        return
-    _forbid(where, model, backend, ("api", "client"))
-    if model.get("path") is None and model.get("build") is None:
+    _forbid(f"{where}.sampling", sampling, backend, spec.unsupported_sampling)
+    _forbid(where, model, backend, _foreign(spec.sections, spec.local_weights))
+    if spec.chat_only and model.get("prompt_kind") == "completion":
+        raise ConfigError(f"{where}.prompt_kind=completion: the {backend} backend sends "
+                          "chat requests only")
+    if spec.local_weights and model.get("path") is None and model.get("build") is None:
         raise ConfigError(f"{where}: a {backend} model needs `path` (local weights) or `build`")
-    if backend == "vllm":
-        _require(f"{where}.context", model.get("context") or {}, ("max_model_len",))
+    for section, keys in spec.required.items():
+        _require(f"{where}.{section}", model.get(section) or {}, keys)
+    access = model.get("access") or {}
+    if spec.remote and not isinstance(access.get("allow_credentialed_data"), bool):
+        raise ConfigError(
+            f"{where}.access.allow_credentialed_data must be true or false: a {backend} "
+            "model sends prompts to a server, so its config must say whether credentialed "
+            "data (MIMIC, ...) may go there"
+        )
 
 
 def _selected(cfg: Mapping[str, Any], group: str) -> list[str]:
@@ -92,7 +92,7 @@ def check_credentialed(cfg: Mapping[str, Any]) -> None:
     for name in _selected(cfg, "models"):
         model = cfg["models"][name]
         allowed = (model.get("access") or {}).get("allow_credentialed_data") is True
-        if tasks and model["backend"] in REMOTE_BACKENDS and not allowed:
+        if tasks and backend_of(model).remote and not allowed:
             raise ConfigError(
                 f"models.{name} ({model['backend']} backend) would receive credentialed data "
                 f"from task(s) {', '.join(sorted(tasks))}, and its "

@@ -7,9 +7,8 @@ from pathlib import Path
 from typing import Any
 
 from clineval.inference.base import Backend
+from clineval.inference.registry import Answer, Inputs, backend_of
 from clineval.inference.tokens import ApproxTokenCounter, ChatTokenCounter
-
-Answer = Callable[[dict[str, Any]], str]
 
 
 def make_backend(
@@ -19,45 +18,20 @@ def make_backend(
     baseline_answer: Answer | None = None,
     examples: Mapping[str, dict[str, Any]] | None = None,
 ) -> Backend:
-    """The backend ``model["backend"]`` names. Engines load here (vLLM, transformers).
+    """The backend ``model["backend"]`` names (its ``BACKEND.load``). Engines load here.
 
-    ``model_dir``: local weights (transformers, vllm). ``baseline_answer`` and ``examples``
-    (by id): the benchmark's answer function for a baseline, which this package cannot know.
+    ``model_dir``: local weights (a ``local_weights`` backend). ``baseline_answer`` and
+    ``examples`` (by id): the benchmark's answer function for a baseline, which this package
+    cannot know.
     """
-    backend = model["backend"]
-    if backend == "baseline":
-        from clineval.inference.baseline import BaselineBackend
-
-        if baseline_answer is None or examples is None:
-            raise ValueError(f"baseline {model.get('baseline')!r} needs its answer and examples")
-        return BaselineBackend(model["baseline"], baseline_answer, dict(examples))
-    if backend == "openai":
-        from clineval.inference.openai_backend import OpenAIBackend
-
-        return OpenAIBackend(model["api"], model.get("client") or {}, model["sampling"])
-    if model_dir is None:
-        raise ValueError(f"a {backend} model ({model.get('id')}) needs a local model directory")
-    if backend == "transformers":
-        from clineval.inference.transformers_backend import TransformersBackend
-
-        return TransformersBackend(model_dir, model["sampling"], model.get("engine") or {})
-    if backend == "vllm":
-        from clineval.inference.vllm_backend import VllmBackend
-
-        return VllmBackend(
-            model_dir,
-            model["sampling"],
-            model.get("engine") or {},
-            max_model_len=int(model["context"]["max_model_len"]),
-        )
-    raise ValueError(f"backend {backend!r} is not available")
+    return backend_of(model).load(Inputs(model, model_dir, baseline_answer, examples))
 
 
 def make_token_counter(
     model: Mapping[str, Any], model_dir: Path | None
 ) -> Callable[..., int]:
-    """Exact counts from the local tokenizer + chat template; an estimate for API models."""
-    if model["backend"] == "openai":
+    """Exact counts from the local tokenizer + chat template; an estimate for remote models."""
+    if backend_of(model).remote:
         context = model.get("context") or {}
         return ApproxTokenCounter(chars_per_token=float(context.get("chars_per_token", 3.0)))
     if model_dir is None:

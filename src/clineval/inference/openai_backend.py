@@ -25,12 +25,15 @@ import threading
 import time
 import urllib.error
 import urllib.request
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
+from omegaconf import MISSING
+
 from clineval.inference.base import Generation, completion_text
+from clineval.inference.registry import BackendSpec, Inputs
 
 log = logging.getLogger("clineval")
 
@@ -48,6 +51,15 @@ class OpenAIClient:
 
 
 CLIENT_DEFAULTS: dict[str, Any] = asdict(OpenAIClient())
+
+
+@dataclass
+class Api:
+    """``api:`` of an openai model: the endpoint and the model it serves (the config's schema)."""
+
+    base_url: str = MISSING
+    model: str = MISSING
+    api_key_env: str | None = None  # the environment variable holding the key
 
 _TRANSIENT = (
     urllib.error.URLError,
@@ -306,3 +318,20 @@ def _parse(data: Any, rid: str, payload: dict[str, Any]) -> Generation:
         )
     except (KeyError, IndexError, TypeError, AttributeError, ValueError) as err:
         raise ApiError(f"request {rid}: unexpected response shape ({err!r})") from None
+
+
+def load(inputs: Inputs) -> OpenAIBackend:
+    """A client of the model's endpoint."""
+    model = inputs.model
+    return OpenAIBackend(model["api"], model.get("client") or {}, model["sampling"])
+
+
+def batch_size(model: Mapping[str, Any], todo: int) -> int:
+    """Eight requests per connection: the cache fills as chunks finish."""
+    return 8 * int((model.get("client") or {}).get("concurrency", 4))
+
+
+BACKEND = BackendSpec(
+    "openai", load, sections={"client": OpenAIClient, "api": Api},
+    required={"api": ("base_url", "model")}, remote=True, chat_only=True, batch_size=batch_size,
+)

@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from clineval.inference.base import Generation, completion_text
+from clineval.inference.registry import BackendSpec, Inputs
 
 
 @dataclass
@@ -112,3 +113,15 @@ class TransformersBackend:
                 )
             )
         return results
+
+
+def load(inputs: Inputs) -> TransformersBackend:
+    """The model of the local folder, on the engine's device."""
+    model = inputs.model
+    return TransformersBackend(inputs.folder(), model["sampling"], model.get("engine") or {})
+
+
+BACKEND = BackendSpec(
+    "transformers", load, sections={"engine": TransformersEngine}, local_weights=True,
+    unsupported_sampling=frozenset({"stop", "json_schema"}),
+)

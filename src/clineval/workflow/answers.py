@@ -69,7 +69,7 @@ def report(plan: Plan, models: list[str] | None) -> tuple[str, list[str]]:
     for cell in plan.cells:
         if models and cell.model not in models:
             continue
-        if plan.cfg["models"][cell.model]["backend"] == "baseline":
+        if plan.backend(cell.model).baseline:
             continue
         result = cell_answers(plan, cell)
         if result is None:

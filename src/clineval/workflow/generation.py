@@ -22,6 +22,7 @@ from typing import Any
 
 from clineval.benchmarks import get_benchmark
 from clineval.inference.base import Backend, Generation
+from clineval.inference.registry import backend_of
 from clineval.io import DataError, read_identity, read_json, read_jsonl, write_json, write_jsonl
 from clineval.provenance.hashing import sha256_obj
 from clineval.provenance.manifest import environment
@@ -107,7 +108,7 @@ def _backend(ident: dict[str, Any], examples: Path | None, model_dir: Path | Non
     from clineval.inference.factory import make_backend
 
     model = ident["model"]
-    if model["backend"] != "baseline":
+    if not backend_of(model).baseline:
         return make_backend(model, model_dir)
     if examples is None:
         raise ValueError(f"{ident['cell']}: a baseline needs the task's examples")
@@ -120,15 +121,6 @@ def _backend(ident: dict[str, Any], examples: Path | None, model_dir: Path | Non
     )
 
 
-def _batch_size(model: dict[str, Any], todo: int) -> int:
-    engine, client = model.get("engine") or {}, model.get("client") or {}
-    if model["backend"] == "vllm":
-        return int(engine.get("batch_size") or max(todo, 1))  # one call: vLLM schedules itself
-    if model["backend"] == "openai":
-        return 8 * int(client.get("concurrency", 4))  # the cache fills as chunks finish
-    return int(engine.get("batch_size", 8))
-
-
 class _Engine:
     """The job's model engine, loaded on first use (never when everything is cached)."""
 
@@ -138,7 +130,7 @@ class _Engine:
         self.loads = 0
 
     def get(self, ident: dict[str, Any], job: CellJob) -> Backend:
-        if ident["model"]["backend"] == "baseline":
+        if backend_of(ident["model"]).baseline:
             return _backend(ident, job.examples, None)  # per task; nothing heavy to load
         if self.backend is None:
             self.backend = _backend(ident, None, self.model_dir)
@@ -175,19 +167,19 @@ def _cell_record(
     )
 
 
-def _backend_reported(backend: str, records: list[dict[str, Any]]) -> dict[str, Any]:
+def _backend_reported(remote: bool, records: list[dict[str, Any]]) -> dict[str, Any]:
     """What the backend found out about the server, over the cell's records (cached included).
 
     ``ignored_settings``: per setting, the number of requests whose response showed the server
-    did not apply it (``{}``: none found). Written for an ``openai`` model (whose server may
-    ignore what it is sent) and wherever a record names one; other backends' records keep their
-    exact content.
+    did not apply it (``{}``: none found). Written for a remote model (``openai``, whose server
+    may ignore what it is sent) and wherever a record names one; other backends' records keep
+    their exact content.
     """
     counts: dict[str, int] = {}
     for record in records:
         for name in record.get("ignored_settings") or ():
             counts[name] = counts.get(name, 0) + 1
-    if backend != "openai" and not counts:
+    if not remote and not counts:
         return {}
     return {"ignored_settings": dict(sorted(counts.items()))}
 
@@ -215,7 +207,7 @@ def _read_cells(jobs: Sequence[CellJob], shard: Shard) -> list[_Cell]:
         if len(models) > 1:
             raise ValueError(f"one generation job serves one model, got {sorted(models)}")
         reqs = shard.take(read_jsonl(job.requests, ("id", "messages", "request_sha")))
-        cache = RequestCache(job.cache, sha, per_example=ident["model"]["backend"] == "baseline")
+        cache = RequestCache(job.cache, sha, per_example=backend_of(ident["model"]).baseline)
         todo = [r for r in reqs if cache.key(r) not in cache.done]
         cells.append(_Cell(job, sha, ident, reqs, cache, todo))
     return cells
@@ -234,7 +226,8 @@ def _generate_pooled(cells: list[_Cell], backend: Backend, label: str) -> None:
     answer goes to its cell's cache at once, and each batch's time to its cells by share."""
     pooled = sorted(((c, r) for c in cells for r in c.todo),
                     key=lambda cr: -_length(backend, cr[1]))
-    size = _batch_size(cells[0].ident["model"], len(pooled))
+    model = cells[0].ident["model"]
+    size = backend_of(model).batch_size(model, len(pooled))
     with progress_bar(len(pooled), label, unit="req") as bar:
         for first in range(0, len(pooled), size):
             batch = pooled[first : first + size]
@@ -259,7 +252,7 @@ def generate_cells(
     summary: dict[str, Any] = {"shard": f"{shard.index + 1}/{shard.count}", "cells": []}
     cells = _read_cells(jobs, shard)
     pending = [c for c in cells if c.todo]
-    if pending and pending[0].ident["model"]["backend"] != "baseline":
+    if pending and not backend_of(pending[0].ident["model"]).baseline:
         backend = engine.get(pending[0].ident, pending[0].job)
         pending[0].loads = engine.loads
         for cell in pending:
@@ -283,7 +276,7 @@ def generate_cells(
             for r in reqs
         ]
         write_jsonl(cell.job.out, records)
-        reported = _backend_reported(ident["model"]["backend"], records)
+        reported = _backend_reported(backend_of(ident["model"]).remote, records)
         meta = _cell_record(cell.sha, ident, cell.job, model_dir, {
             "shard": summary["shard"],
             "requests": len(reqs),

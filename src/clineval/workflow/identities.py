@@ -24,6 +24,7 @@ from clineval.config.prompt_kind import prompt_kind
 from clineval.config.validate import table_tasks, validate_model
 from clineval.errors import ConfigError
 from clineval.inference import gguf_model
+from clineval.inference.registry import backend_of
 from clineval.provenance.filehash import FileHashCache
 from clineval.provenance.hashing import sha256_obj
 from clineval.provenance.location import portable
@@ -97,9 +98,10 @@ WEIGHT_SUFFIXES = (".safetensors", ".bin", ".pt", ".gguf", ".json", ".model", ".
 
 
 def _weights(name: str, model: dict[str, Any], hashes: FileHashCache) -> dict[str, str] | None:
-    """sha256 of each file of a local model folder (``path``), by relative path; None for
-    other models. A folder that is not there yet (a cluster path, say) hashes to ``{}``."""
-    if not model.get("path") or model["backend"] not in ("transformers", "vllm"):
+    """sha256 of each file of a local model folder (``path``, of a backend with
+    ``local_weights``), by relative path; None for other models. A folder that is not there
+    yet (a cluster path, say) hashes to ``{}``."""
+    if not model.get("path") or not backend_of(model).local_weights:
         return None
     root = Path(model["path"]).expanduser()
     if not root.is_dir():
@@ -312,7 +314,7 @@ def compute_identities(plan: Plan) -> None:
                 # only for a local folder (`path`), so that other models keep their identities
                 **({"weights": weights[cell.model]} if weights[cell.model] is not None else {}),
                 "baseline_settings": (task.get("scoring") or {}).get("baselines")
-                if model["backend"] == "baseline"
+                if backend_of(model).baseline
                 else None,
             }
         )

@@ -13,6 +13,7 @@ from clineval.benchmarks import get_benchmark
 from clineval.benchmarks.base import DerivedInput, derived_scoring_inputs
 from clineval.config.presets import scoring_judges
 from clineval.config.validate import table_tasks
+from clineval.inference.registry import BackendSpec, backend_of
 from clineval.io import write_text
 from clineval.provenance.filehash import FileHashCache
 from clineval.provenance.hashing import canonical_json
@@ -86,6 +87,10 @@ class Plan:
     def build_dir(self, model: str) -> Path:
         """The folder the workflow builds a model (or judge) with ``build`` settings into."""
         return self.results / "models" / model
+
+    def backend(self, model: str) -> BackendSpec:
+        """The declared backend of the model (its capabilities)."""
+        return backend_of(self.cfg["models"][model])
 
     def model_dir(self, model: str) -> Path | None:
         spec = self.cfg["models"][model]

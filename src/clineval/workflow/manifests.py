@@ -148,7 +148,7 @@ def generate(plan: Plan, model: str, k: int, cache: Path) -> dict[str, Any]:
     baseline also reads the task's examples."""
     count = plan.shards(model)
     generations, metas, summary = plan.generation_outputs(model, k)
-    baseline = plan.cfg["models"][model]["backend"] == "baseline"
+    baseline = plan.backend(model).baseline
     suffix = ".jsonl" if count == 1 else f".shard-{k}-of-{count}.jsonl"
     return {"step": "generate", "model": model, "shard": f"{k}/{count}",
             "model_dir": _optional(plan.model_dir(model)), "summary": str(summary),

@@ -12,6 +12,7 @@ from typing import Any
 from clineval.benchmarks import get_benchmark
 from clineval.config.compose import ConfigError, compose_config, parse_overrides
 from clineval.config.validate import table_tasks, validate
+from clineval.inference.registry import backend_of
 from clineval.workflow.identities import compute_identities
 from clineval.workflow.layout import Cell, Plan, file_hash_memo
 from clineval.workflow.roots import grid_roots
@@ -23,7 +24,7 @@ def _runs(cfg: dict[str, Any], model: str, task: str) -> bool:
     """A baseline model runs only the tasks of benchmarks that offer its baseline."""
     spec = cfg["models"][model]
     offered = get_benchmark(cfg["tasks"][task]["benchmark"]).baselines
-    return spec["backend"] != "baseline" or spec["baseline"] in offered
+    return not backend_of(spec).baseline or spec["baseline"] in offered
 
 
 def _check_baselines(cfg: dict[str, Any]) -> None:
@@ -31,7 +32,7 @@ def _check_baselines(cfg: dict[str, Any]) -> None:
     benchmarks = sorted({t["benchmark"] for t in cfg["tasks"].values()})
     known = sorted({b for bench in benchmarks for b in get_benchmark(bench).baselines})
     for name, model in cfg["models"].items():
-        if model["backend"] == "baseline" and model["baseline"] not in known:
+        if backend_of(model).baseline and model["baseline"] not in known:
             raise ConfigError(
                 f"models.{name}.baseline={model['baseline']!r} is offered by no benchmark of this "
                 f"grid ({', '.join(benchmarks)}); baselines: {', '.join(known)}"

@@ -1,5 +1,6 @@
 """What a model's generation jobs ask the cluster for: a model config's `resources:` block as
-Snakemake resources (read by the SLURM executor plugin), and the conda env of its backend.
+Snakemake resources (read by the SLURM executor plugin), and the conda env of its backend (its
+``BACKEND.conda_env``).
 
 `resources:` keys (all optional; not part of any identity, so changing them re-runs nothing):
 
@@ -24,10 +25,7 @@ from typing import Any
 
 from clineval.config.schema.models import Resources
 from clineval.errors import ConfigError
-
-#: Conda env file (in envs/) per backend; backends not listed use ``DEFAULT_CONDA_ENV``.
-CONDA_ENVS = {"vllm": "vllm.yaml"}
-DEFAULT_CONDA_ENV = "cpu.yaml"
+from clineval.inference.registry import backend_of
 
 
 @dataclass(frozen=True)
@@ -93,16 +91,23 @@ class ModelResources(Resources):
         return {key: value for key, value in resources.items() if value is not None}
 
 
-def _check_tensor_parallel(name: str, spec: Mapping[str, Any], res: ModelResources) -> None:
-    """A vLLM engine runs one tensor-parallel shard per GPU: the job must hold exactly that many."""
-    if spec.get("backend") != "vllm":
+def conda_env(model: Mapping[str, Any]) -> str:
+    """The conda env file (in envs/) of the model's generation jobs: its backend's."""
+    return backend_of(model).conda_env
+
+
+def _check_gpus(name: str, spec: Mapping[str, Any], res: ModelResources) -> None:
+    """A backend whose engine fixes its GPU count (vLLM: one per tensor-parallel shard) needs
+    a job that holds exactly that many."""
+    rule = backend_of(spec).gpus_per_job
+    if rule is None:
         return
-    tensor_parallel = (spec.get("engine") or {}).get("tensor_parallel_size") or 1
-    if res.gpus != tensor_parallel:
+    key, why = rule
+    wanted = (spec.get("engine") or {}).get(key) or 1
+    if res.gpus != wanted:
         raise ConfigError(
-            f"models.{name}.resources.gpus={res.gpus} but "
-            f"engine.tensor_parallel_size={tensor_parallel}: "
-            "a vllm model needs one GPU per tensor-parallel shard"
+            f"models.{name}.resources.gpus={res.gpus} but engine.{key}={wanted}: "
+            f"a {spec['backend']} model needs {why}"
         )
 
 
@@ -138,5 +143,5 @@ def model_resources(models: Mapping[str, Mapping[str, Any]]) -> dict[str, ModelR
     parsed = {}
     for name, spec in models.items():
         parsed[name] = ModelResources.from_config(name, spec.get("resources"))
-        _check_tensor_parallel(name, spec, parsed[name])
+        _check_gpus(name, spec, parsed[name])
     return parsed

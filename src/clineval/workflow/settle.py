@@ -151,7 +151,7 @@ def _score_job(plan: Plan, model: str, bench: str) -> Job:
 
 def _generation_jobs(plan: Plan, model: str) -> Iterator[Job]:
     cells = plan.cells_of(model)
-    baseline = plan.cfg["models"][model]["backend"] == "baseline"
+    baseline = plan.backend(model).baseline
     config = plan.model_config(model)
     inputs = [config] if config else []
     for cell in cells:

@@ -32,10 +32,13 @@ def add_arguments(parser: argparse.ArgumentParser, benchmark: str) -> None:
 
 
 def task_settings(conf: Path | None, task: str, benchmark: str, overrides: list[str]) -> Record:
-    """The composed settings of ``task`` (added to the grid when the grid lacks it)."""
+    """The composed settings of ``task`` (added to the grid when the grid lacks it), checked
+    against the task's schema as the plan checks them (ConfigError: the key, its origin, what
+    is valid)."""
     from omegaconf import OmegaConf
 
     from clineval.config.compose import compose_config
+    from clineval.config.schema import check_task
 
     conf = find_conf(conf)  # None: the default search (any working directory)
     overrides = task_relative(conf, task, overrides)
@@ -45,11 +48,13 @@ def task_settings(conf: Path | None, task: str, benchmark: str, overrides: list[
     except ConfigError:  # e.g. an override of a task the grid lacks
         present = False
     if not present:
-        cfg = compose_config(conf, [f"+task@tasks.{task}={task}", *overrides])
+        overrides = [f"+task@tasks.{task}={task}", *overrides]
+        cfg = compose_config(conf, overrides)
     settings: Record = OmegaConf.to_container(cfg.tasks[task], resolve=True)  # type: ignore[assignment]
     if settings.get("benchmark") != benchmark:
         raise ConfigError(f"task {task!r} belongs to benchmark {settings.get('benchmark')!r}, "
                           f"not {benchmark!r}")
+    check_task(task, settings, conf, overrides)
     return settings
 
 

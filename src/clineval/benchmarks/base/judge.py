@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from clineval.errors import ConfigError
+from clineval.inference.registry import backend_of
 from clineval.io import Record
 from clineval.provenance.hashing import sha256_obj
 from clineval.provenance.location import located
@@ -69,10 +70,11 @@ def judge(task: Record, spec: Record) -> Judge:
         raise ConfigError("a judge model is named as a model config: {preset: <conf/model file>}"
                           f", not {spec!r}")
     model = {k: v for k, v in spec.items() if k != "preset"}
-    if model["backend"] == "baseline":
+    backend = backend_of(model)
+    if backend.baseline:
         raise ConfigError(f"the judge {name!r} is a baseline: a judge must be a model")
     given = (task.get("judges") or {}).get(name) or {}
-    if model["backend"] == "openai":
+    if not backend.local_weights:
         folder = None
     elif given.get("dir"):
         folder = located(given["dir"])

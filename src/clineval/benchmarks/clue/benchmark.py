@@ -119,34 +119,13 @@ OPTIONS: dict[str, dict[str, Any]] = {
     **{f"longhealth_task{i}": {"n_distractors": 10, "repeats": 1} for i in (1, 2, 3)},
     "medisumcode": {"n": 500, "icd9": "exclude"},
 }
-_COMMON = {"dataset", "source", "seed", "limit", "demo"}
-_DEMO = {"seed", "size"}
 #: LongHealth's demo may also set ``paragraphs`` (document length; the writer's default is 12).
 _LONGHEALTH_PARAGRAPHS = 12
 
 
-def _dataset(task: Record, task_name: str = "<task>") -> str:
-    dataset = task["data"].get("dataset")
-    if dataset not in SOURCES:
-        raise ConfigError(
-            f"tasks.{task_name}.data.dataset={dataset!r}; CLUE datasets: {', '.join(SOURCES)}"
-        )
-    return dataset
-
-
-def _check_keys(task_name: str, data: Record, dataset: str) -> None:
-    allowed = _COMMON | set(SOURCES[dataset]) | set(OPTIONS.get(dataset, {}))
-    demo = _DEMO | ({"paragraphs"} if dataset.startswith("longhealth_") else set())
-    for where, keys, known in (
-        ("data", data, allowed),
-        ("data.demo", data.get("demo") or {}, demo),
-    ):
-        unknown = sorted(set(keys) - known)
-        if unknown:
-            raise ConfigError(
-                f"unknown key(s) {', '.join(unknown)} in tasks.{task_name}.{where} "
-                f"(dataset {dataset}); allowed: {', '.join(sorted(known))}"
-            )
+def _dataset(task: Record) -> str:
+    """The task's ``data.dataset`` (one of ``SOURCES``: the task's schema checks it)."""
+    return task["data"]["dataset"]
 
 
 def _official(data: Record, dataset: str, task_name: str) -> dict[str, Path]:
@@ -208,9 +187,7 @@ class ClueBenchmark(StandardBenchmark):
     baselines = baselines.BASELINES
 
     def source_files(self, task: Record, data_root: Path, task_name: str) -> dict[str, Path]:
-        data = task["data"]
-        dataset = _dataset(task, task_name)
-        _check_keys(task_name, data, dataset)
+        data, dataset = task["data"], _dataset(task)
         return demo_or_official(task, task_name, data_root, DEMO_FILES[dataset],
                                 lambda: _official(data, dataset, task_name))
 
@@ -287,7 +264,7 @@ class ClueBenchmark(StandardBenchmark):
                        ) -> dict[str, Path]:
         """The BERTScore encoder's files (and rescaling baseline) for the summarisation
         datasets; the UMLS linker's files when ``umls.linker_dir`` names them."""
-        metrics = PAPER_METRICS[_dataset(task, task_name)]
+        metrics = PAPER_METRICS[_dataset(task)]
         settings = task.get("scoring") or {}
         files: dict[str, Path] = {}
         if "bertscore_f1" in metrics:

@@ -105,11 +105,6 @@ class MedCalcBenchmark(StandardBenchmark):
                 "the official one-shot exemplars one_shot_finalized_explanation.json",
                 "MedCalc-Bench's evaluation/ folder (or set CLINEVAL_MEDCALC_EXEMPLARS)",
                 f"tasks.{task_name}.exemplars.official_path", BENCHMARK_NAME)
-        elif exemplars.get("source", "project") != "project":
-            raise ConfigError(
-                f"tasks.{task_name}.exemplars.source={exemplars['source']!r}; "
-                "use project or official"
-            )
         return sources
 
     def write_demo(self, task: Record, sources: dict[str, Path]) -> None:
@@ -194,11 +189,8 @@ class MedCalcBenchmark(StandardBenchmark):
                 "tasks.<medcalc>.scoring.labels=file needs scoring.label_file: a label CSV in "
                 "the v1.x layout or the corrected-labels layout (or set CLINEVAL_MEDCALC_LABELS)"
             )
-        missing = task["scoring"].get("missing_labels", "drop")
-        if missing not in labels.MISSING_LABELS:
-            raise ConfigError(f"tasks.<medcalc>.scoring.missing_labels={missing!r}; use "
-                              f"{' or '.join(labels.MISSING_LABELS)}")
-        joined, stats = labels.apply_label_file(examples, Path(path), missing)
+        joined, stats = labels.apply_label_file(examples, Path(path),
+                                                task["scoring"].get("missing_labels", "drop"))
         return joined, {"file": str(path), **stats}
 
     def headline(self, summary: Record) -> dict[str, float | None]:

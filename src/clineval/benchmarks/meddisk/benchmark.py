@@ -92,9 +92,7 @@ class MedDisKBenchmark(StandardBenchmark):
         return scoring.summarize(rows, scoring.settings_of(task))
 
     def headline_aggregates(self, task: Record, rows: list[Record]) -> Headline:
-        from clineval.benchmarks.meddisk import scoring
 
-        scoring.settings_of(task)  # the same checks of the settings as summarize_rows
         return aggregate.headline_aggregates(rows)
 
     def outcomes(self, task: Record, rows: list[Record]) -> dict[str, dict[str, int]]:

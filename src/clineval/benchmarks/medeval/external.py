@@ -50,7 +50,7 @@ def _examples(data: Record, kind: str, path: Path, split: str) -> list[Record]:
 
 def score(args: argparse.Namespace) -> int:
     task = external.task_settings(args.conf, args.task, "medeval", list(args.overrides))
-    kind = sources.task_kind(task, args.task)
+    kind = sources.task_kind(task)
     data = {**task["data"], "source": "official"}
     data["sentences" if kind in SENTENCE_TASKS else "reports"] = str(args.data)
     examples = _examples(data, kind, args.data, args.split)

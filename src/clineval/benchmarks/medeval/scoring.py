@@ -33,7 +33,7 @@ from clineval.benchmarks.base.judge import judge as judge_model
 from clineval.benchmarks.medeval import classifiers, formats, synthetic
 from clineval.benchmarks.medeval.codes import extract_codes
 from clineval.benchmarks.medeval.examples import LABELS
-from clineval.benchmarks.medeval.extract import MODES, SPANS, answer_text, extract_label
+from clineval.benchmarks.medeval.extract import answer_text, extract_label
 from clineval.benchmarks.medeval.splits import PAPER_RATIO, assign_splits
 from clineval.errors import ConfigError
 from clineval.io import Record
@@ -59,8 +59,6 @@ from clineval.metrics.bleu import (
 )
 from clineval.metrics.classification import f1_of_counts, mean_of_codes, percent
 
-SECTIONS = ("extraction", "answer_span", "unqualified", "rouge", "bleu", "classifiers",
-            "baselines")
 #: The positive class of each NLU sentence task's F1.
 POSITIVE = {"abnormality": "abnormal", "ambiguity": "ambiguous"}
 #: The validation score that picks the best exemplar draw.
@@ -71,18 +69,8 @@ SELECTION_METRIC = {"abnormality": "accuracy", "ambiguity": "accuracy", "codes":
 
 
 def settings(task: Record) -> Record:
-    scoring = dict(task.get("scoring") or {})
-    unknown = sorted(set(scoring) - set(SECTIONS))
-    if unknown:
-        raise ConfigError(f"unknown MedEval scoring setting(s) {unknown}; known: "
-                          f"{', '.join(SECTIONS)}")
-    if scoring.get("extraction", "lenient") not in MODES:
-        raise ConfigError(f"scoring.extraction={scoring['extraction']!r}; use {MODES}")
-    if scoring.get("answer_span", "slot") not in SPANS:
-        raise ConfigError(f"scoring.answer_span={scoring['answer_span']!r}; use {SPANS}")
-    if scoring.get("unqualified", "wrong") not in ("wrong", "exclude"):
-        raise ConfigError(f"scoring.unqualified={scoring['unqualified']!r}; use wrong or exclude")
-    return scoring
+    """The task's scoring settings (the task's schema checks them)."""
+    return dict(task.get("scoring") or {})
 
 
 def _frac(value: float | None) -> float | None:

@@ -13,9 +13,9 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from clineval.benchmarks.base.sources import SOURCE_KINDS, MissingSource, require
+from clineval.benchmarks.base.sources import MissingSource, require
 from clineval.benchmarks.medeval import formats, mimic_cxr, openi, synthetic
-from clineval.benchmarks.medeval.examples import SENTENCE_TASKS, TASKS
+from clineval.benchmarks.medeval.examples import SENTENCE_TASKS
 from clineval.benchmarks.medeval.splits import PAPER_RATIO, assign_splits
 from clineval.errors import ConfigError, DataError
 from clineval.io import Record
@@ -23,10 +23,6 @@ from clineval.io import Record
 BENCHMARK = "MedEval"
 FORMAT_WHERE = ("your own labelled data in MedEval's input format (docs/medeval.md; the VA "
                 "data of the paper is not public)")
-COMMON_KEYS = {"task", "source", "seed", "split", "chest_domains", "domains", "limit"}
-SENTENCE_KEYS = {"sentences"}
-REPORT_KEYS = {"reports", "openi", "mimic_cxr", "mimic_cxr_root", "mimic_cxr_split", "chexpert",
-               "chexpert_uncertain", "chexpert_blank", "code_sets"}
 REPORT_SOURCES = ("reports", "openi", "mimic_cxr")
 DEMO_FILES = {
     "sentences": "sentences.csv",
@@ -38,23 +34,9 @@ DEMO_FILES = {
 }
 
 
-def task_kind(task: Record, task_name: str = "<task>") -> str:
-    kind = task["data"].get("task")
-    if kind not in TASKS:
-        raise ConfigError(
-            f"tasks.{task_name}.data.task={kind!r}; MedEval tasks: {', '.join(TASKS)}")
-    return kind
-
-
-def check_keys(task_name: str, data: Mapping[str, Any], kind: str) -> None:
-    allowed = COMMON_KEYS | (SENTENCE_KEYS if kind in SENTENCE_TASKS else REPORT_KEYS)
-    unknown = sorted(set(data) - allowed)
-    if unknown:
-        raise ConfigError(f"unknown key(s) {', '.join(unknown)} in tasks.{task_name}.data "
-                          f"(MedEval {kind}); allowed: {', '.join(sorted(allowed))}")
-    if data.get("source") not in SOURCE_KINDS:
-        raise ConfigError(f"tasks.{task_name}.data.source={data.get('source')!r}; use "
-                          f"{' or '.join(SOURCE_KINDS)}")
+def task_kind(task: Record) -> str:
+    """The task's ``data.task`` (one of ``TASKS``: the task's schema checks it)."""
+    return task["data"]["task"]
 
 
 def _demo_names(kind: str) -> tuple[str, ...]:
@@ -104,8 +86,7 @@ def _official(data: Mapping[str, Any], kind: str, task_name: str) -> dict[str, P
 
 def source_files(task: Record, data_root: Path, task_name: str) -> dict[str, Path]:
     data = task["data"]
-    kind = task_kind(task, task_name)
-    check_keys(task_name, data, kind)
+    kind = task_kind(task)
     if data["source"] == "demo":
         base = data_root / "demo" / task_name
         return {name: base / DEMO_FILES[name] for name in _demo_names(kind)}

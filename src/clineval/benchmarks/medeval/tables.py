@@ -109,7 +109,7 @@ def empty_groups(name: str, spec: Record, tasks: dict[str, Record]) -> list[str]
         return []
     kinds: dict[str, list[str]] = {}
     for task_name, task in tasks.items():
-        kinds.setdefault(task_kind(task, task_name), []).append(task_name)
+        kinds.setdefault(task_kind(task), []).append(task_name)
     warnings = []
     for kind, group, setting in group_parts(spec):
         for task_name in kinds.get(kind, []):

@@ -19,15 +19,16 @@ from typing import Any
 from clineval.config.presets import PRESET_KEY
 from clineval.config.schema.check import NO_VALUE, SettingError, check_section, join_key
 from clineval.config.schema.grid import Grid, Mode, Root
-from clineval.config.schema.models import BACKENDS, model_schema
+from clineval.config.schema.models import model_schema
 from clineval.config.schema.origin import Origins
 from clineval.config.schema.tables import layouts, table_schema
 from clineval.config.schema.tasks import task_schema
 from clineval.errors import ConfigError
 from clineval.figures.spec import KINDS as FIGURE_KINDS
 from clineval.figures.spec import Figure
+from clineval.inference.registry import backends
 
-__all__ = ["SettingError", "check_model", "check_settings", "message"]
+__all__ = ["SettingError", "check_model", "check_settings", "check_task", "message"]
 
 
 def message(err: SettingError, origins: Origins | None = None) -> str:
@@ -40,7 +41,8 @@ def message(err: SettingError, origins: Origins | None = None) -> str:
 def check_model(where: str, model: Any, judge: bool = False) -> None:
     """A model config against the schema of its backend (SettingError on the first problem)."""
     backend = model.get("backend") if isinstance(model, Mapping) else None
-    check_section(model_schema(backend if backend in BACKENDS else "", judge), model, where)
+    known = isinstance(backend, str) and backend in backends()
+    check_section(model_schema(backend if known else "", judge), model, where)
 
 
 def _judges(node: Any, where: str) -> Iterator[tuple[str, Mapping[str, Any]]]:
@@ -68,6 +70,14 @@ def _check_layout(name: str, table: Mapping[str, Any], tasks: Mapping[str, Any])
                                table["layout"])
 
 
+def _check_task(name: str, task: Any) -> None:
+    """A task against the schema of its benchmark, and the judge models it names."""
+    where = f"tasks.{name}"
+    check_section(task_schema(task if isinstance(task, Mapping) else {}), task, where)
+    for path, judge in _judges(task.get("scoring"), f"{where}.scoring"):
+        check_model(path, judge, judge=True)
+
+
 def _check_all(cfg: Mapping[str, Any]) -> None:
     check_section(Root, cfg, "")
     check_section(Grid, cfg["grid"], "grid")
@@ -76,10 +86,7 @@ def _check_all(cfg: Mapping[str, Any]) -> None:
     for name, mode in cfg["modes"].items():
         check_section(Mode, mode, f"modes.{name}")
     for name, task in cfg["tasks"].items():
-        where = f"tasks.{name}"
-        check_section(task_schema(task if isinstance(task, Mapping) else {}), task, where)
-        for path, judge in _judges(task.get("scoring"), f"{where}.scoring"):
-            check_model(path, judge, judge=True)
+        _check_task(name, task)
     for name, table in (cfg.get("tables") or {}).items():
         if isinstance(table, Mapping) and table.get("layout") in layouts():
             _check_layout(name, table, cfg["tasks"])
@@ -94,5 +101,15 @@ def check_settings(cfg: Mapping[str, Any], conf_dir: Path, overrides: Sequence[s
     """Raise ConfigError on the first setting its schema refuses, naming where it came from."""
     try:
         _check_all(cfg)
+    except SettingError as err:
+        raise ConfigError(message(err, Origins(conf_dir, overrides))) from None
+
+
+def check_task(name: str, task: Mapping[str, Any], conf_dir: Path,
+               overrides: Sequence[str] = ()) -> None:
+    """:func:`check_settings` for one task alone (``tasks.<name>``, as composed outside a plan:
+    ``clineval score``)."""
+    try:
+        _check_task(name, task)
     except SettingError as err:
         raise ConfigError(message(err, Origins(conf_dir, overrides))) from None

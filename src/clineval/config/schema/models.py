@@ -1,9 +1,10 @@
 """The schema of a model config (``conf/model/*.yaml``, ``models.<name>``), per backend.
 
-The keys every model has are declared here; each backend's ``engine`` or ``client`` is declared
-by the backend's module (:class:`~clineval.inference.vllm_backend.VllmEngine`, ...). Rules
-between keys (a vllm model needs ``context.max_model_len``; an API model must say whether
-credentialed data may reach it) stay in :func:`clineval.config.validate.validate_model`.
+The keys every model has are declared here; each backend's own sections (``engine``,
+``client``, ...) are declared by the backend's module, in its ``BACKEND``
+(:mod:`clineval.inference.registry`). Rules between keys (a vllm model needs
+``context.max_model_len``; a remote model must say whether credentialed data may reach it) stay
+in :func:`clineval.config.validate.validate_model`, read from the same declaration.
 """
 
 from __future__ import annotations
@@ -16,11 +17,7 @@ from typing import Any
 from clineval.benchmarks.base.settings import MISSING, setting
 from clineval.config.prompt_kind import KINDS as PROMPT_KINDS
 from clineval.inference.context import TruncationPolicy
-from clineval.inference.openai_backend import OpenAIClient
-from clineval.inference.transformers_backend import TransformersEngine
-from clineval.inference.vllm_backend import VllmEngine
-
-BACKENDS = ("baseline", "transformers", "vllm", "openai")
+from clineval.inference.registry import backends
 
 
 @dataclass
@@ -67,13 +64,6 @@ class Resources:
 
 
 @dataclass
-class Api:
-    base_url: str = MISSING
-    model: str = MISSING
-    api_key_env: str | None = None
-
-
-@dataclass
 class Access:
     allow_credentialed_data: bool | None = None
 
@@ -81,11 +71,11 @@ class Access:
 @dataclass
 class Model:
     """The keys of every model config; ``engine``, ``client`` and ``api`` are the backend's
-    (:data:`SECTIONS`)."""
+    (its ``BACKEND.sections``)."""
 
     id: str = MISSING
     revision: str = MISSING
-    backend: str = setting(MISSING, choices=BACKENDS, noun="backends")
+    backend: str = setting(MISSING, choices=backends, noun="backends")
     display_name: str = MISSING
     size: str | None = None
     smoke: bool = False
@@ -102,20 +92,13 @@ class Model:
     access: Access | None = None
 
 
-#: Backend -> the sections that are its own (a backend's module declares its engine).
-SECTIONS: dict[str, dict[str, type]] = {
-    "transformers": {"engine": TransformersEngine},
-    "vllm": {"engine": VllmEngine},
-    "openai": {"client": OpenAIClient, "api": Api},
-}
-
-
 @cache
 def model_schema(backend: str, judge: bool = False) -> type:
-    """The model schema of ``backend`` (:data:`SECTIONS`); a judge (a model a task's scoring
-    runs) keeps the ``preset`` it was named by."""
-    fields: list[Any] = [(key, section | None, None)
-                         for key, section in SECTIONS.get(backend, {}).items()]
+    """The model schema of ``backend`` (a known one, or ``""``: the common keys alone), with
+    the sections it declares; a judge (a model a task's scoring runs) keeps the ``preset`` it
+    was named by."""
+    sections = backends()[backend].sections if backend else {}
+    fields: list[Any] = [(key, section | None, None) for key, section in sections.items()]
     if judge:
         fields.append(("preset", str, MISSING))
     if not fields:

@@ -6,6 +6,7 @@ from collections.abc import Callable
 from typing import Any
 
 from clineval.inference.base import Generation
+from clineval.inference.registry import BackendSpec, Inputs
 
 
 class BaselineBackend:
@@ -24,3 +25,14 @@ class BaselineBackend:
 
     def generate(self, requests: list[dict[str, Any]]) -> list[Generation]:
         return [Generation(self.answer(self.examples[r["id"]]), "baseline") for r in requests]
+
+
+def load(inputs: Inputs) -> BaselineBackend:
+    """The benchmark's answer function over the task's examples."""
+    model = inputs.model
+    if inputs.answer is None or inputs.examples is None:
+        raise ValueError(f"baseline {model.get('baseline')!r} needs its answer and examples")
+    return BaselineBackend(model["baseline"], inputs.answer, dict(inputs.examples))
+
+
+BACKEND = BackendSpec("baseline", load, baseline=True)
