@@ -37,8 +37,13 @@ demo: setup
 	@echo "Tables: results/tables/ Figures: results/figures/"
 	@echo "Report: results/report/index.html (self-contained), results/report.html (Snakemake's)"
 
+# The unit and plan tests (single-threaded, each in its own temporary folder) run on $(CORES)
+# workers; the end-to-end tests (marked slow: Snakemake runs that use every core themselves, and
+# share one demo build) run after them in one process. Both always run; either failing fails.
 test: setup
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest -m "not slow" -n $(CORES) --dist loadfile; fast=$$?; \
+	$(BIN)/python -m pytest -m slow --durations=25; slow=$$?; \
+	exit $$(( fast != 0 ? fast : slow ))
 
 lint: setup
 	$(BIN)/ruff check src tests bench

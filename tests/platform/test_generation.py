@@ -11,7 +11,7 @@ from clineval.inference import tiny_model
 from clineval.inference.transformers_backend import TransformersBackend
 from clineval.io import read_jsonl, write_json, write_jsonl
 from clineval.provenance.hashing import sha256_obj
-from clineval.workflow.generation import CellJob, Shard, generate_cells, merge_shards
+from clineval.workflow.generation import CellJob, Shard, batches, generate_cells, merge_shards
 
 BUILD = {"architecture": "llama", "hidden_size": 32, "intermediate_size": 64,
          "num_hidden_layers": 1, "num_attention_heads": 2, "num_key_value_heads": 1,
@@ -58,10 +58,51 @@ def test_batching_does_not_change_greedy_outputs(model_dir):
     assert single == batched
 
 
+@pytest.mark.parametrize(("lengths", "size", "limit", "expected"), [
+    ([100, 90, 80, 70, 60], 8, None, [(0, 5)]),             # by count only
+    ([100, 90, 80, 70, 60], 2, None, [(0, 2), (2, 4), (4, 5)]),
+    ([100, 90, 80, 70, 60], 8, 0.25, [(0, 3), (3, 5)]),     # 70 < 0.75 * 100 starts a batch
+    ([100, 100, 100], 2, 0.0, [(0, 2), (2, 3)]),            # equal lengths never pad
+    ([100, 99], 8, 0.0, [(0, 1), (1, 2)]),
+    ([], 8, 0.25, []),
+])
+def test_batches_keep_to_the_size_and_the_padding_limit(lengths, size, limit, expected):
+    spans = batches(lengths, size, limit)
+    assert [(s.start, s.stop) for s in spans] == expected
+    for span in spans:
+        assert len(span) <= size
+        if limit is not None:
+            assert all(lengths[i] >= (1 - limit) * lengths[span.start] for i in span)
+
+
+def test_a_padding_limit_splits_batches_and_keeps_the_outputs(model_dir, tmp_path,
+                                                             monkeypatch):
+    """Engine ``max_padding`` decides batches only: the cells' answers are those of batches by
+    count, and a long prompt does not pad short ones."""
+    reqs = _requests(3)
+    reqs[0]["messages"][1]["content"] += " Explain in detail. " * 30  # about 10 times longer
+    reqs_path = tmp_path / "requests.jsonl"
+    write_jsonl(reqs_path, reqs)
+    sizes: list[int] = []
+    original = TransformersBackend.generate
+    monkeypatch.setattr(TransformersBackend, "generate",
+                        lambda self, batch: sizes.append(len(batch)) or original(self, batch))
+    outputs, calls = {}, {}
+    for limit in (1.0, 0.25):
+        engine = {**ENGINE, "batch_size": 3, "max_padding": limit}
+        where = tmp_path / str(limit)
+        job = _job(_identity(where, model_dir, 4, engine=engine), reqs_path, where)
+        generate_cells([job], model_dir)
+        outputs[limit] = [g["output"] for g in read_jsonl(job.out)]
+        calls[limit], sizes[:] = list(sizes), []
+    assert calls == {1.0: [3], 0.25: [1, 2]}
+    assert outputs[0.25] == outputs[1.0]
+
+
 def _identity(tmp_path: Path, model_dir: Path, max_tokens: int, cell: str = "tiny/medcalc/cot",
-              model_name: str = "tiny") -> Path:
+              model_name: str = "tiny", engine: dict | None = None) -> Path:
     model = {"id": "t", "revision": "1", "backend": "transformers", "path": str(model_dir),
-             "sampling": {**SAMPLING, "max_tokens": max_tokens}, "engine": ENGINE}
+             "sampling": {**SAMPLING, "max_tokens": max_tokens}, "engine": engine or ENGINE}
     content = {"cell": cell, "benchmark": "medcalc", "model": model, "model_name": model_name,
                "credentialed": False, "requests": sha256_obj(cell)}
     path = tmp_path / f"generation-{cell.replace('/', '-')}-{max_tokens}.json"

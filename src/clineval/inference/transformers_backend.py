@@ -17,6 +17,9 @@ class TransformersEngine:
     device: str = "cpu"  # a torch device: cpu, cuda, cuda:1, mps
     dtype: str = "float32"  # a torch dtype name
     batch_size: int = field(default=8, metadata={"ge": 1})  # requests per batch, by length
+    #: the padding a prompt may take in its batch, as a share of the batch's longest prompt
+    #: (a shorter one starts the next batch): padded tokens cost as much as real ones
+    max_padding: float = field(default=0.25, metadata={"ge": 0, "le": 1})
 
 
 class TransformersBackend:
@@ -56,7 +59,13 @@ class TransformersBackend:
             "device": self.device,
             "dtype": self.engine.get("dtype", "float32"),
             "batch_size": int(self.engine.get("batch_size", 8)),
+            "max_padding": self.max_padding,
         }
+
+    @property
+    def max_padding(self) -> float:
+        """``engine.max_padding`` (:class:`TransformersEngine`)."""
+        return float(self.engine.get("max_padding", 0.25))
 
     def _generation_config(self) -> Any:
         from transformers import GenerationConfig

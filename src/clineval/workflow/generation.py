@@ -220,17 +220,35 @@ def _length(backend: Backend, request: dict[str, Any]) -> int:
     return count(request) if count else sum(len(m["content"]) for m in request["messages"])
 
 
+def batches(lengths: Sequence[int], size: int, max_padding: float | None) -> list[range]:
+    """Consecutive batches of at most ``size`` over prompts sorted longest first; with
+    ``max_padding``, a prompt shorter than ``1 - max_padding`` of its batch's first (longest)
+    one starts the next batch, so no prompt is padded by more than that share."""
+    found: list[range] = []
+    start = 0
+    for index, length in enumerate(lengths):
+        full = index - start == size
+        padded = max_padding is not None and length < (1 - max_padding) * lengths[start]
+        if index > start and (full or padded):
+            found.append(range(start, index))
+            start = index
+    return [*found, range(start, len(lengths))] if lengths else []
+
+
 def _generate_pooled(cells: list[_Cell], backend: Backend, label: str) -> None:
     """Every cell's uncached requests in batches across cells, longest first (so each batch
-    pads to a similar length, and a small cell does not run a nearly empty batch); each
-    answer goes to its cell's cache at once, and each batch's time to its cells by share."""
-    pooled = sorted(((c, r) for c in cells for r in c.todo),
-                    key=lambda cr: -_length(backend, cr[1]))
+    pads to a similar length, and a small cell does not run a nearly empty batch; a backend
+    that pads says how much it may: ``max_padding``); each answer goes to its cell's cache at
+    once, and each batch's time to its cells by share."""
+    measured = sorted(((_length(backend, r), c, r) for c in cells for r in c.todo),
+                      key=lambda lcr: -lcr[0])
+    pooled = [(c, r) for _, c, r in measured]
     model = cells[0].ident["model"]
     size = backend_of(model).batch_size(model, len(pooled))
+    spans = batches([n for n, _, _ in measured], size, getattr(backend, "max_padding", None))
     with progress_bar(len(pooled), label, unit="req") as bar:
-        for first in range(0, len(pooled), size):
-            batch = pooled[first : first + size]
+        for span in spans:
+            batch = pooled[span.start : span.stop]
             started = time.perf_counter()
             answers = backend.generate([request for _, request in batch])
             share = (time.perf_counter() - started) / len(batch)
