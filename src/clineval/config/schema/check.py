@@ -178,7 +178,7 @@ def check_section(schema: type, section: Any, where: str) -> None:
     for f in fields:
         key = join_key(where, f.name)
         if f.name not in section:
-            if f.default is MISSING and f.default_factory is dataclasses.MISSING:
+            if f.default == MISSING and f.default_factory is dataclasses.MISSING:
                 raise SettingError(key, "required key is missing",
                                    f"expected {describe(hints(schema)[f.name])}")
             continue
