@@ -171,11 +171,14 @@ def _check_data(plan: Plan, task: str, audit: TableAudit, hashes: FileHashes) ->
                          f"{recorded[:16]}")
 
 
-def _recompute(plan: Plan, cells: list[Cell], stored: dict[str, Any], name: str) -> None:
-    """Score every cell again from its stored generations; re-render the table."""
+def _recompute(plan: Plan, cells: list[Cell], stored: dict[str, Any], name: str,
+               rescored: set[str]) -> None:
+    """Score every cell again from its stored generations, except those in ``rescored`` (cells
+    this audit has already scored again identically, for another table); re-render the
+    table."""
     from clineval.workflow.steps import scored_cell, table_texts
 
-    for cell in cells:
+    for cell in (c for c in cells if c.path not in rescored):
         scoring = plan.identities[f"{cell.path}/scoring"]
         sha, ident = scoring["sha"], as_stored(scoring["identity"])
         examples = read_jsonl(plan.derived(cell.task)["examples"], ("id",))
@@ -187,6 +190,7 @@ def _recompute(plan: Plan, cells: list[Cell], stored: dict[str, Any], name: str)
             if path.read_text(encoding="utf-8") != text:
                 raise BrokenLink(f"recomputed scores {cell.path}: {path} differs from the "
                                  "scores computed again from the stored generations")
+        rescored.add(cell.path)
     rows = {c.path: read_jsonl(plan.artifact("scores", c), ("id",)) for c in cells}
     texts = table_texts(as_stored(plan.identities[f"tables/{name}"]["identity"]),
                         [stored[c.path] for c in cells], rows)
@@ -197,9 +201,12 @@ def _recompute(plan: Plan, cells: list[Cell], stored: dict[str, Any], name: str)
                              "from the stored score summaries")
 
 
-def audit_table(plan: Plan, name: str, rehash: bool = False) -> TableAudit:
+def audit_table(plan: Plan, name: str, rehash: bool = False,
+                rescored: set[str] | None = None) -> TableAudit:
     """Check one table's chain; ``rehash`` reads every source file again instead of trusting
-    the hash recorded for its size and modification time."""
+    the hash recorded for its size and modification time. ``rescored``: the cells whose scores
+    were computed again identically for an earlier table of the same audit (the files are
+    still checked against their records), to which this table's are added."""
     result = TableAudit(name, cells=len(plan.tables[name]))
     hashes = FileHashes(None if rehash else plan.file_hashes)
     try:
@@ -219,7 +226,7 @@ def audit_table(plan: Plan, name: str, rehash: bool = False) -> TableAudit:
         for task in sorted({c.task for c in cells}):
             _check_data(plan, task, result, hashes)
         stored = {c.path: read_json(plan.artifact("scores", c, ".json")) for c in cells}
-        _recompute(plan, cells, stored, name)
+        _recompute(plan, cells, stored, name, set() if rescored is None else rescored)
     except (BrokenLink, DataError) as err:
         result.broken = str(err)
     return result
@@ -295,7 +302,8 @@ def audit(
                         f"; figures: {', '.join(plan.figures) or '(none)'}")
     tables = [t for t in names if t in plan.tables] if names else list(plan.tables)
     figures = [f for f in names if f in plan.figures] if names else list(plan.figures)
-    return ([audit_table(plan, name, rehash) for name in tables]
+    rescored: set[str] = set()  # a cell shown by several tables is scored again once
+    return ([audit_table(plan, name, rehash, rescored) for name in tables]
             + [audit_figure(plan, name) for name in figures]
             + ([audit_report(plan)] if report and plan.tables else []))
 
