@@ -58,14 +58,14 @@ class TransformersBackend:
             "seed": int(s["seed"]),
             "device": self.device,
             "dtype": self.engine.get("dtype", "float32"),
-            "batch_size": int(self.engine.get("batch_size", 8)),
+            "batch_size": int(self.engine.get("batch_size", TransformersEngine.batch_size)),
             "max_padding": self.max_padding,
         }
 
     @property
     def max_padding(self) -> float:
         """``engine.max_padding`` (:class:`TransformersEngine`)."""
-        return float(self.engine.get("max_padding", 0.25))
+        return float(self.engine.get("max_padding", TransformersEngine.max_padding))
 
     def _generation_config(self) -> Any:
         from transformers import GenerationConfig
