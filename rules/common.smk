@@ -239,12 +239,13 @@ def requests_inputs(wildcards, benchmark):
 
 
 def score_inputs(wildcards, benchmark):
-    """The job's manifest, identities, examples and generations of the cells, the files
-    scoring reads, and the built judge models it runs."""
+    """The job's manifest, identities, examples, requests and generations of the cells, the
+    files scoring reads, and the built judge models it runs."""
     cells = PLAN.cells_of_group(wildcards.model, benchmark)
     inputs = {"manifest": str(PLAN.manifest_file("score", wildcards.model, benchmark))}
     for i, c in enumerate(cells):
         inputs[f"identity_{i}"] = str(PLAN.identity_file(c.model, c.task, c.mode, "scoring"))
+        inputs[f"requests_{i}"] = str(PLAN.artifact("requests", c))
         inputs[f"generations_{i}"] = str(PLAN.artifact("generations", c))
     for task in sorted({c.task for c in cells}):
         inputs[f"{task}_examples"] = derived(task)["examples"]

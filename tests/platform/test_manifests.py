@@ -33,8 +33,8 @@ GRID = ("grid.select.models=[constant,tiny_llama,clibench_frequency] "
         "grid.select.tasks=[medcalc,clue_mednli,clibench_diagnoses] "
         "grid.select.modes=[zero_shot,one_shot] +models.constant.resources.shards=2")
 SCORE = {"step": "score", "cells": [{
-    "identity": "i.json", "examples": "e.jsonl", "generations": "g.jsonl", "rows": "r.jsonl",
-    "summary": "s.json", "record": "p.json"}]}
+    "identity": "i.json", "examples": "e.jsonl", "requests": "q.jsonl", "generations": "g.jsonl",
+    "rows": "r.jsonl", "summary": "s.json", "record": "p.json"}]}
 
 
 @pytest.fixture(scope="module")

@@ -37,3 +37,20 @@ def slice_note(names: Iterable[str]) -> str:
     return _footnote("‡ on a slice", names,
                      "a fixed subset of each task's examples (grid.slices), so its numbers "
                      "cover fewer examples than the other rows' (n in the table's statistics).")
+
+
+def reading_note(literal: str | None, differences: Iterable[tuple[str, str, float, float]]
+                 ) -> str | None:
+    """The note on which reading the table shows (ARCHITECTURE.md, Readings): copied prompt
+    text earns nothing here; ``literal`` says what the paper's literal reading credits
+    instead (None: the benchmark has no other reading). ``differences``: (the row's model and
+    mode, metric, value here, value under the literal reading) where the two differ."""
+    if literal is None:
+        return None
+    note = ("Reading: text copied from the prompt earns nothing (docs/scoring.md, Copied "
+            f"text). The paper's literal reading credits {literal}")
+    found = [f"{row} {metric} {literal_value:.4g} (here {value:.4g})"
+             for row, metric, value, literal_value in differences]
+    if not found:
+        return note + "; it gives the same values here."
+    return note + "; it gives: " + "; ".join(found) + "."

@@ -5,7 +5,10 @@ requests' ``truncation``), the share of outputs stopped by ``max_tokens`` (``fin
 length``) and the share of answers the scorer could read (the benchmark's ``answered``: parsed,
 or qualified; "–" where every output is its answer, as a summary is). A real model's numbers
 are read with these beside them: an accuracy of 0 with 0% answered is a format failure, not a
-knowledge failure.
+knowledge failure. The copy columns give the share of outputs that copy their prompt
+(each row's ``copied``, :mod:`clineval.metrics.copying`): the example's own text (``input``: the
+note, the record, the sentence), an exemplar or its answer, or the instruction with its format
+example; "–" for scores written before rows recorded it.
 """
 
 from __future__ import annotations
@@ -16,6 +19,7 @@ from pathlib import Path
 from clineval.benchmarks import get_benchmark
 from clineval.benchmarks.base import scored_rows
 from clineval.io import read_jsonl
+from clineval.metrics.copying import KINDS
 from clineval.workflow.layout import Cell, Plan
 
 
@@ -26,6 +30,8 @@ class CellAnswers:
     cut: float
     at_max_tokens: float
     answered: float | None
+    #: per kind of copied text (:data:`~clineval.metrics.copying.KINDS`), the share of outputs
+    copied: dict[str, float] | None = None
 
 
 def _share(flags: list[bool]) -> float:
@@ -45,21 +51,34 @@ def cell_answers(plan: Plan, cell: Cell) -> CellAnswers | None:
                    if g["id"] in ids]
     answered = [bench.answered(row) for row in rows]
     known = [a for a in answered if a is not None]
+    copied = None
+    if rows and all("copied" in row for row in rows):
+        kinds = [(row["copied"] or {}).get("kind") for row in rows]
+        copied = {kind: _share([k == kind for k in kinds]) for kind in KINDS}
     return CellAnswers(
         cell=cell.path,
         n=len(rows),
         cut=_share([bool(r.get("truncation")) for r in requests]),
         at_max_tokens=_share([g.get("finish_reason") == "length" for g in generations]),
         answered=_share(known) if known else None,
+        copied=copied,
     )
 
 
+#: The copy columns, in the order a reader meets the prompt's parts.
+COPY_COLUMNS = ("input", "exemplar", "instruction")
+
+
 def markdown(results: list[CellAnswers]) -> str:
-    lines = ["| cell | n | cut to fit (%) | at max_tokens (%) | answered (%) |",
-             "|:---|---:|---:|---:|---:|"]
+    heads = "".join(f" copies {kind} (%) |" for kind in COPY_COLUMNS)
+    lines = [f"| cell | n | cut to fit (%) | at max_tokens (%) | answered (%) |{heads}",
+             "|:---|---:|---:|---:|---:|" + "---:|" * len(COPY_COLUMNS)]
     for r in results:
         answered = "–" if r.answered is None else f"{r.answered:.0f}"
-        lines.append(f"| {r.cell} | {r.n} | {r.cut:.0f} | {r.at_max_tokens:.0f} | {answered} |")
+        copies = "".join(" – |" if r.copied is None else f" {r.copied[kind]:.0f} |"
+                         for kind in COPY_COLUMNS)
+        lines.append(f"| {r.cell} | {r.n} | {r.cut:.0f} | {r.at_max_tokens:.0f} | {answered} |"
+                     f"{copies}")
     return "\n".join(lines) + "\n"
 
 

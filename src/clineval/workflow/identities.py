@@ -25,6 +25,7 @@ from clineval.config.validate import table_tasks, validate_model
 from clineval.errors import ConfigError
 from clineval.inference import gguf_model
 from clineval.inference.registry import backend_of
+from clineval.metrics import copying
 from clineval.provenance.filehash import FileHashCache
 from clineval.provenance.hashing import sha256_obj
 from clineval.provenance.location import portable
@@ -326,6 +327,8 @@ def compute_identities(plan: Plan) -> None:
                 "generation": generation["sha"],
                 "benchmark": task["benchmark"],
                 "scoring_version": bench.scoring_version,
+                # every row's ``copied`` (workflow.steps.mark_copies)
+                "copying_version": copying.VERSION,
                 "task": {k: task.get(k) for k in ("version", "scoring")},
                 "inputs": scoring_inputs[cell.task],
                 # only with judges, so that other tasks keep their earlier identities

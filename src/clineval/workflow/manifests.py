@@ -46,7 +46,8 @@ FIELDS: dict[str, dict[str, Any]] = {
     "merge-shards": {"requests": "path", "out": "path", "meta": "path",
                      "shards": [{"generations": "path", "meta": "path"}]},
     "score": {"cells": [{
-        "identity": "path", "examples": "path", "generations": "path", "rows": "path",
+        "identity": "path", "examples": "path", "requests": "path", "generations": "path",
+        "rows": "path",
         "summary": "path", "record": "path"}]},
     "scoring-inputs": {"inputs": [{"identity": "path", "out": "path", "record": "path"}]},
     "table": {"identity": "path", "summaries": ["path"],
@@ -177,6 +178,7 @@ def score(plan: Plan, model: str, benchmark: str) -> dict[str, Any]:
             "cells": [{"cell": c.path,
                        "identity": str(plan.identity_file(c.model, c.task, c.mode, "scoring")),
                        "examples": str(plan.derived(c.task)["examples"]),
+                       "requests": str(plan.artifact("requests", c)),
                        "generations": str(plan.artifact("generations", c)),
                        "rows": str(plan.artifact("scores", c)),
                        "summary": str(plan.artifact("scores", c, ".json")),

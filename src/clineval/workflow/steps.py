@@ -25,7 +25,7 @@ from clineval.io import (
 from clineval.provenance.location import located
 from clineval.provenance.manifest import environment
 from clineval.provenance.record import FileHashes, make_record, prov_path, write_record
-from clineval.tables.format import SLICE_MARK, slice_note
+from clineval.tables.format import SLICE_MARK, reading_note, slice_note
 from clineval.tables.leaderboard import LAYOUT as LEADERBOARD
 from clineval.tables.leaderboard import build_leaderboard
 from clineval.workflow.progress import progress
@@ -115,6 +115,37 @@ def derive_scoring_inputs(jobs: list[tuple[Path, Path, Path]]) -> None:
         log.info("%s: %s of task %s written", out, ident["role"], ident["task"])
 
 
+def with_prompts(generations: list[dict[str, Any]], requests: list[dict[str, Any]],
+                 where: Path) -> list[dict[str, Any]]:
+    """Each generation with the chat ``messages`` of its request: a benchmark's scoring may
+    read what the prompt showed (:mod:`clineval.metrics.copying`)."""
+    messages = {r["id"]: r["messages"] for r in requests}
+    missing = [g["id"] for g in generations if g["id"] not in messages]
+    if missing:
+        raise DataError(where, None, "id", f"no request for generation(s) {missing[:10]}")
+    return [{**g, "messages": messages[g["id"]]} for g in generations]
+
+
+def mark_copies(bench: Any, examples: list[dict[str, Any]],
+                generations: list[dict[str, Any]], rows: list[dict[str, Any]]) -> None:
+    """Set each row's ``copied``: the text of the prompt its output copies
+    (:func:`clineval.metrics.copying.find_copy` over the texts of the example the prompt shows,
+    the benchmark's ``prompt_inputs``), or None. A row whose benchmark already decided it keeps
+    the benchmark's finding."""
+    from clineval.metrics import copying
+
+    by_id = {e["id"]: e for e in examples}
+    sent = {g["id"]: g for g in generations}
+    for row in rows:
+        generation = sent.get(row["id"])
+        if "copied" in row or generation is None or "messages" not in generation:
+            continue
+        prompt = copying.Prompt.of(generation["messages"])
+        inputs = bench.prompt_inputs(by_id.get(row["id"], {}), prompt.user)
+        found = copying.find_copy(generation["output"], prompt, inputs)
+        row["copied"] = found.as_dict() if found else None
+
+
 def scored_cell(
     sha: str, ident: dict[str, Any], examples: list[dict[str, Any]],
     generations: list[dict[str, Any]], where: Path, inputs: dict[str, Path],
@@ -133,6 +164,7 @@ def scored_cell(
             "judges": ident.get("judges") or {},
             **({"mode": ident["mode"]} if "mode" in ident else {})}
     rows, summary = bench.score(task, examples, generations)
+    mark_copies(bench, examples, generations, rows)
     model, task, mode = ident["cell"].split("/")
     document = {"cell": ident["cell"], "model": model, "task": task, "mode": mode,
                 "scoring_identity": sha, "summary": summary}
@@ -145,6 +177,7 @@ class ScoreJob:
 
     identity: Path
     examples: Path
+    requests: Path
     generations: Path
     rows: Path
     summary: Path
@@ -193,14 +226,16 @@ def score(jobs: list[ScoreJob]) -> None:
     for job in progress(jobs, "scoring", unit="cell"):
         sha, ident = read_identity(job.identity)
         exs = read_jsonl(job.examples, ("id",))
-        gens = read_jsonl(job.generations, ("id", "output"))
+        gens = with_prompts(read_jsonl(job.generations, ("id", "output")),
+                            read_jsonl(job.requests, ("id", "messages")), job.requests)
         inputs = checked_inputs(ident, hashes)
         rows, document = scored_cell(sha, ident, exs, gens, job.generations, inputs)
         write_jsonl(job.rows, rows)
         write_json(job.summary, document)
         record = make_record(
             "scores", ident["cell"], sha,
-            {"examples": job.examples, "generations": job.generations, **inputs},
+            {"examples": job.examples, "requests": job.requests, "generations": job.generations,
+             **inputs},
             {"rows": job.rows, "summary": job.summary}, ident["credentialed"],
             hashes=hashes, environment=env,
         )
@@ -211,6 +246,23 @@ def score(jobs: list[ScoreJob]) -> None:
 def rows_path(summary: Path) -> Path:
     """The per-example rows beside a cell's score summary (``<mode>.json`` -> ``.jsonl``)."""
     return summary.with_suffix(".jsonl")
+
+
+def literal_differences(bench: Any, cells: list[dict[str, Any]]
+                        ) -> list[tuple[str, str, float, float]]:
+    """Where a cell's headline under the paper's literal reading (its summary's ``literal``)
+    differs from the one shown: (model and mode, metric, shown value, literal value)."""
+    found = []
+    for cell in cells:
+        literal = cell["summary"].get("literal")
+        if literal is None:
+            continue
+        shown, other = bench.headline(cell["summary"]), bench.headline(literal)
+        for metric, value in sorted(shown.items()):
+            if value is not None and other.get(metric) is not None and other[metric] != value:
+                found.append((f"{cell['display_name']} {cell['mode']}", metric, float(value),
+                              float(other[metric])))
+    return found
 
 
 def table_texts(
@@ -262,6 +314,12 @@ def table_texts(
     sliced = [m["display_name"] for _, m in sorted(ident["models"].items()) if m.get("sliced")]
     if sliced:
         built.notes.append(slice_note(sliced))
+    for bench_name in sorted(set(benchmarks.values())):
+        shown = [c for c in cells if benchmarks[c["task"]] == bench_name]
+        note = reading_note(get_benchmark(bench_name).literal_reading,
+                            literal_differences(get_benchmark(bench_name), shown))
+        if note:
+            built.notes.append(note)
     return {"csv": to_csv(built), "md": to_markdown(built), "tex": to_latex(built),
             "stats": json_text(stats),
             "stats_md": statistics.markdown(spec["title"], stats, resolved["uncertainty"]),

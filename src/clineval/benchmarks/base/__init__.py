@@ -53,6 +53,14 @@ def scored_rows(rows: list[Record]) -> list[Record]:
     return [row for row in rows if row.get("evaluated", True)]
 
 
+def literal_rows(rows: list[Record]) -> list[Record] | None:
+    """The rows under the paper's literal reading: each row with its ``literal`` fields in
+    place of its own (ARCHITECTURE.md, Readings); None when no row reads otherwise."""
+    if not any(row.get("literal") for row in rows):
+        return None
+    return [{**row, **(row.get("literal") or {})} for row in rows]
+
+
 def replicates_by_rows(bench: Benchmark, task: Record, rows: list[Record],
                        drawn: np.ndarray) -> Replicates:
     """The reference for :meth:`Benchmark.headline_replicates`: ``headline(summarize_rows)``
@@ -141,6 +149,10 @@ class Benchmark(Protocol):
 
     def with_fields(self, example: Record, fields: dict[str, str]) -> Record:
         """``example`` with its input texts replaced by ``fields`` (shortened ones)."""
+
+    def prompt_inputs(self, example: Record, user: str) -> list[str]:
+        """The example's own texts as the final user message ``user`` shows them; the rest of
+        the prompt is instruction or exemplars (:mod:`clineval.metrics.copying`)."""
 
     def baseline(self, name: str, task: Record, examples: list[Record]) -> Callable[[Record], str]:
         """A non-model baseline over the task's ``examples``: example -> raw output text."""

@@ -29,14 +29,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import ClassVar
 
-from clineval.benchmarks.base import DeclaredAggregates, request_record
+from clineval.benchmarks.base import DeclaredAggregates, literal_rows, request_record
 from clineval.benchmarks.base import external as external_scoring
 from clineval.benchmarks.base.exemplars import exemplar_count, hold_out, shown_exemplars
 from clineval.benchmarks.base.prompts import fill
 from clineval.benchmarks.base.sources import demo_or_official, require
 from clineval.errors import ConfigError
 from clineval.io import Record
-from clineval.metrics import aggregate
+from clineval.metrics import aggregate, copying
 from clineval.tables import by_mode
 from clineval.tables.render import Table
 
@@ -74,6 +74,10 @@ class StandardBenchmark(DeclaredAggregates):
 
     #: Each headline metric's column label in the default table.
     metric_labels: ClassVar[Mapping[str, str]] = {}
+    #: What the paper's literal reading credits that this benchmark's reading does not (copied
+    #: prompt text); None where the two readings never differ. Rows where they differ carry
+    #: ``literal``: the row's fields under that reading (:func:`literal_rows`).
+    literal_reading: str | None = None
 
     @property
     def title(self) -> str:
@@ -178,6 +182,12 @@ class StandardBenchmark(DeclaredAggregates):
     def with_fields(self, example: Record, fields: dict[str, str]) -> Record:
         return {**example, **fields}
 
+    def prompt_inputs(self, example: Record, user: str) -> list[str]:
+        """The example's own texts as the final user message ``user`` shows them (what is not
+        the instruction): by default its fields' strings found there
+        (:func:`clineval.metrics.copying.shown_inputs`)."""
+        return copying.shown_inputs(example, user)
+
     # --- scoring ------------------------------------------------------------------------
 
     def baseline(self, name: str, task: Record, examples: list[Record]) -> Callable[[Record], str]:
@@ -204,7 +214,16 @@ class StandardBenchmark(DeclaredAggregates):
         return row.get("answered")
 
     def summarize_rows(self, task: Record, rows: list[Record]) -> Record:
-        """``n`` and each headline value (``metrics``), from the declared aggregates."""
+        """``n`` and each headline value (``metrics``), from the declared aggregates; where
+        some row reads otherwise under the paper's literal reading, that reading's summary
+        too (``literal``)."""
+        summary = self._summary(task, rows)
+        literal = literal_rows(rows)
+        if literal is not None:
+            summary["literal"] = self._summary(task, literal)
+        return summary
+
+    def _summary(self, task: Record, rows: list[Record]) -> Record:
         declared = self.headline_aggregates(task, rows)
         values = aggregate.values({k: shown.aggregate for k, shown in declared.items()}, rows)
         return {"n": len(rows), "metrics": values}

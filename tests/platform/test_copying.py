@@ -1,0 +1,61 @@
+"""Copied prompt text (metrics/copying.py): word runs, prompt parts, the kind of a copy."""
+
+from __future__ import annotations
+
+from clineval.metrics.copying import Prompt, copied_share, find_copy, shown_inputs, words
+
+MESSAGES = [
+    {"role": "system", "content": "You rewrite radiology sentences in plain words."},
+    {"role": "user", "content": "Sentence: The bones of the left hand are unremarkable."},
+    {"role": "assistant", "content": "The bones of the left hand look normal."},
+    {"role": "user", "content": 'Sentence: The heart and mediastinum are unremarkable.\n'
+                                'Answer in one sentence, for example "The lungs are clear of '
+                                'any disease today."'},
+]
+INPUT = "The heart and mediastinum are unremarkable."
+
+
+def test_words_are_lower_case_without_punctuation_and_cjk_characters_count_one_each():
+    assert words("The Heart, and (mediastinum)!") == ["the", "heart", "and", "mediastinum"]
+    assert words("2型糖尿病的年龄") == ["2", "型", "糖", "尿", "病", "的", "年", "龄"]
+
+
+def test_a_prompt_splits_into_system_exemplar_turns_and_the_final_user_message():
+    prompt = Prompt.of(MESSAGES)
+    assert prompt.system.startswith("You rewrite")
+    assert prompt.exemplar_inputs == ("Sentence: The bones of the left hand are unremarkable.",)
+    assert prompt.exemplar_answers == ("The bones of the left hand look normal.",)
+    assert prompt.user.startswith("Sentence: The heart")
+    assert Prompt.of([{"role": "user", "content": "x"}]) == Prompt("", "x")
+
+
+def test_an_echo_of_the_input_is_an_input_copy():
+    found = find_copy("The heart and mediastinum are unremarkable.", Prompt.of(MESSAGES), [INPUT])
+    assert found is not None and found.kind == "input" and found.share == 1.0
+
+
+def test_an_exemplar_answer_and_the_format_example_are_found_as_such():
+    prompt = Prompt.of(MESSAGES)
+    exemplar = find_copy("The bones of the left hand look normal.", prompt, [INPUT])
+    assert exemplar is not None and exemplar.kind == "exemplar"
+    example = find_copy("The lungs are clear of any disease today.", prompt, [INPUT])
+    assert example is not None and example.kind == "instruction"
+
+
+def test_a_rewrite_in_own_words_and_a_short_label_are_no_copies():
+    prompt = Prompt.of(MESSAGES)
+    assert find_copy("The heart and the middle of the chest look normal.", prompt, [INPUT]) is None
+    assert find_copy("normal", prompt, [INPUT]) is None
+
+
+def test_half_the_words_copied_is_the_threshold():
+    source = ["one two three four five six seven eight nine ten"]
+    assert copied_share("one two three four five alpha beta gamma delta epsilon", source) == 0.5
+    assert copied_share("one two three four alpha beta gamma delta epsilon zeta", source) == 0.0
+
+
+def test_shown_inputs_are_the_example_texts_the_message_shows_not_its_gold():
+    example = {"id": "x", "sentence": INPUT, "reference": "The heart looks normal in size.",
+               "options": ["Option one is long enough here", "no"]}
+    user = MESSAGES[-1]["content"] + "\nOption one is long enough here"
+    assert shown_inputs(example, user) == [INPUT, "Option one is long enough here"]
