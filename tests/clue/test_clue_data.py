@@ -21,6 +21,7 @@ from clineval.benchmarks.clue.loaders_meqsum import load_meqsum, read_meqsum
 from clineval.benchmarks.clue.loaders_problem_summary import load_problem_summary
 from clineval.benchmarks.clue.longhealth import build_task, load_longhealth, read_benchmark
 from clineval.benchmarks.clue.synthetic import DEFAULT_SIZES, write_demo
+from clineval.benchmarks.clue.synthetic_level1 import _CONDS, _DRUGS, _MEQSUM
 from clineval.io import DataError
 from clineval.mimic.hosp import read_diagnoses_icd
 from clineval.mimic.icd10 import CODES
@@ -101,6 +102,17 @@ def test_mednli_without_train_holds_exemplars_out_of_test(tmp_path):
     assert all(e["meta"]["held_out"] for e in exemplars)
 
 
+@pytest.mark.parametrize(("seed", "size"), [(0, None), (1, None), (2, None), (0, 40)])
+def test_mednli_demo_pairs_are_distinct_and_no_exemplar_is_a_test_pair(tmp_path, seed, size):
+    """Demo data that makes sense (issue 34): a repeated pair would count one item twice, and
+    an exemplar that is a test pair shows its label in the prompt."""
+    examples, exemplars = load_mednli(**write_demo("mednli", tmp_path, seed=seed, size=size))
+    pairs = [(e["fields"]["premise"], e["fields"]["hypothesis"]) for e in examples]
+    assert len(set(pairs)) == len(pairs) == 3 * (size or DEFAULT_SIZES["mednli"])
+    premises = {premise for premise, _ in pairs}
+    assert not premises & {e["fields"]["premise"] for e in exemplars}
+
+
 # ---------------------------------------------------------------- MeQSum
 
 def test_meqsum_demo_xlsx_round_trip(tmp_path):
@@ -109,6 +121,31 @@ def test_meqsum_demo_xlsx_round_trip(tmp_path):
     assert not set(_ids(examples)) & set(_ids(exemplars))
     assert examples[0]["fields"]["question"].startswith("SUBJECT:")
     assert examples[0]["meta"]["sheet"] == "QS" and examples[0]["meta"]["row"] >= 2
+
+
+def _skeleton(summary: str) -> str:
+    """A MeQSum demo summary with its drug or condition left out: its template's wording."""
+    for name in sorted(_DRUGS + _CONDS, key=len, reverse=True):
+        summary = summary.replace(name, "{}")
+    return summary
+
+
+@pytest.mark.parametrize(("seed", "held_out"), [(0, 0), (1, 0), (2, 5), (3, 1)])
+def test_meqsum_demo_exemplars_are_no_templates_of_the_test_questions(tmp_path, seed, held_out):
+    """Demo data that makes sense (issue 34): an exemplar built on a test question's template
+    gives its summary away with only the drug or condition changed."""
+    examples, exemplars = load_meqsum(**write_demo("meqsum", tmp_path, seed=seed),
+                                      n_exemplars=3, seed=held_out)
+    shown = {_skeleton(e["reference"]) for e in exemplars}
+    assert len(shown) == 3 and all("{}" in s for s in shown)
+    assert not shown & {_skeleton(e["reference"]) for e in examples}
+    assert len({_skeleton(e["reference"]) for e in examples}) == len(examples)
+
+
+def test_meqsum_demo_has_one_row_per_template(tmp_path):
+    assert DEFAULT_SIZES["meqsum"] <= len(_MEQSUM)
+    with pytest.raises(ValueError, match=f"at most {len(_MEQSUM)}"):
+        write_demo("meqsum", tmp_path, size=len(_MEQSUM) + 1)
 
 
 def test_meqsum_empty_cell_names_row_and_field(tmp_path):

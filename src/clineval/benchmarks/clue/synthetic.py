@@ -21,7 +21,7 @@ from clineval.mimic.synthetic import write_mimic_demo
 
 DEFAULT_SIZES = {
     "mednli": 8,
-    "meqsum": 30,
+    "meqsum": 16,  # one row per question template (synthetic_level1.write_meqsum)
     "problem_summary": 20,
     "longhealth": 3,
     "medisumqa": 16,
@@ -39,8 +39,8 @@ def write_demo(dataset: str, out_dir: Path, seed: int = 0, size: int | None = No
         raise ValueError(f"size must be >= 1, got {n}")
     if dataset == "mednli":
         paths = {"test": out_dir / "mli_test_v1.jsonl", "train": out_dir / "mli_train_v1.jsonl"}
-        write_mednli(paths["test"], n, seed, "test")
-        write_mednli(paths["train"], max(2, n // 2), seed, "train")
+        test = write_mednli(paths["test"], n, seed, "test")
+        write_mednli(paths["train"], max(2, n // 2), seed, "train", avoid=frozenset(test))
     elif dataset == "meqsum":
         paths = {"path": out_dir / "MeQSum_ACL2019_BenAbacha_Demner-Fushman.xlsx"}
         write_meqsum(paths["path"], n, seed)

@@ -65,14 +65,31 @@ def _nli_values(rng: random.Random) -> dict[str, str]:
     return values
 
 
-def write_mednli(path: Path, n_premises: int, seed: int, split: str) -> None:
-    """``n_premises`` premises x 3 hypotheses (one per label), MedNLI's JSONL fields."""
+#: Draws per premise before the writer gives up on finding one not written yet.
+_TRIES = 200
+
+
+def write_mednli(path: Path, n_premises: int, seed: int, split: str,
+                 avoid: frozenset[str] = frozenset()) -> set[str]:
+    """``n_premises`` premises x 3 hypotheses (one per label), MedNLI's JSONL fields. Every
+    premise is new (so every pair is distinct), none of ``avoid`` (another split's premises);
+    returns the premises written."""
+    seen = set(avoid)
+    written: set[str] = set()
     with atomic_writer(path) as handle:
         for k in range(n_premises):
             rng = random.Random(f"clue-mednli/{seed}/{split}/{k}")
-            template = _NLI[(k + rng.randrange(len(_NLI))) % len(_NLI)]
-            values = _nli_values(rng)
-            premise = template[0].format(**values)
+            for _ in range(_TRIES):
+                template = _NLI[(k + rng.randrange(len(_NLI))) % len(_NLI)]
+                values = _nli_values(rng)
+                premise = template[0].format(**values)
+                if premise not in seen:
+                    break
+            else:
+                raise ValueError(f"MedNLI demo: no new premise for pair {k} of {split} after "
+                                 f"{_TRIES} draws; ask for fewer premises")
+            seen.add(premise)
+            written.add(premise)
             for label, hypothesis in zip(("entailment", "neutral", "contradiction"),
                                          template[1:], strict=True):
                 handle.write(json.dumps({
@@ -81,9 +98,12 @@ def write_mednli(path: Path, n_premises: int, seed: int, split: str) -> None:
                     "sentence1": premise,
                     "sentence2": hypothesis.format(**values),
                 }) + "\n")
+    return written
 
 
-# (subject, message, summary) with {drug} / {cond} slots
+# (subject, message, summary) with {drug} / {cond} slots. Each row of the demo file has a
+# template of its own, so no held-out exemplar is a template of an evaluated question (a model
+# that copies an exemplar's pattern with the slot changed would otherwise score as a summary).
 _MEQSUM = (
     ("{drug} side effects", "I have been taking {drug} for 3 weeks and now I get dizzy every "
      "time I stand up. is this from the medicine? my doctor is on vacation.",
@@ -101,6 +121,24 @@ _MEQSUM = (
      "wedding this weekend", "Can I drink alcohol while taking {drug}?"),
     ("test results", "my doctor said I might have {cond} and ordered tests. what tests are "
      "used to diagnose it and how long do results take?", "How is {cond} diagnosed?"),
+    ("{drug} dose", "how much {drug} can i take in one day? the bottle says one tablet but my "
+     "back still hurts after it", "What is the maximum daily dose of {drug}?"),
+    ("pregnant", "I just found out i am pregnant and i take {drug} every morning. do i need to "
+     "stop it? i dont want to hurt the baby", "Is {drug} safe during pregnancy?"),
+    ("sports", "My son has {cond} and wants to play football at school this year. is it safe "
+     "for him or should he rest?", "Can people with {cond} exercise safely?"),
+    ("cure?", "Is there any cure for {cond}? I have been reading about it for months and the "
+     "doctors only talk about managing it.", "Is there a cure for {cond}?"),
+    ("forgot my pill", "I forgot to take my {drug} yesterday. should I take two today or just "
+     "skip it and go on as usual?", "What should be done after a missed dose of {drug}?"),
+    ("first signs", "what are the first signs of {cond}? my sister has it and i have been "
+     "feeling tired and achy for weeks", "What are the early symptoms of {cond}?"),
+    ("stopping {drug}", "Can I stop {drug} on my own? I feel fine now and I do not like "
+     "taking pills every day.", "Is it safe to stop taking {drug} suddenly?"),
+    ("which doctor", "which kind of doctor treats {cond}? my family doctor is not sure and i "
+     "dont know who to call", "What kind of specialist treats {cond}?"),
+    ("{drug} with food", "Should {drug} be taken with food or on an empty stomach? the label "
+     "got wet and i cant read it anymore", "Should {drug} be taken with food?"),
 )
 _DRUGS = ("metoprolol", "gabapentin", "sertraline", "amlodipine", "prednisone", "warfarin",
           "levothyroxine", "omeprazole")
@@ -109,11 +147,18 @@ _CONDS = ("celiac disease", "hemochromatosis", "multiple sclerosis", "polycystic
 
 
 def write_meqsum(path: Path, n: int, seed: int) -> None:
-    """``n`` rows in sheet "QS" with the columns File, CHQ, Summary."""
+    """``n`` rows in sheet "QS" with the columns File, CHQ, Summary; each row a template of
+    its own (in a seeded order), so ``n`` is at most the number of templates."""
+    if n > len(_MEQSUM):
+        raise ValueError(f"the MeQSum demo has {len(_MEQSUM)} question templates, one per row "
+                         f"(so that no exemplar is a template of an evaluated question): size "
+                         f"must be at most {len(_MEQSUM)}, not {n}")
+    order = list(range(len(_MEQSUM)))
+    random.Random(f"clue-meqsum/{seed}/templates").shuffle(order)
     rows = []
     for k in range(n):
         rng = random.Random(f"clue-meqsum/{seed}/{k}")
-        subject, message, summary = _MEQSUM[(k + rng.randrange(len(_MEQSUM))) % len(_MEQSUM)]
+        subject, message, summary = _MEQSUM[order[k]]
         values = {"drug": rng.choice(_DRUGS), "cond": rng.choice(_CONDS)}
         chq = f"SUBJECT: {subject.format(**values)}\nMESSAGE: {message.format(**values)}"
         rows.append({"File": f"synthetic-{k + 1}.txt", "CHQ": chq,
