@@ -177,6 +177,92 @@ def test_option_letter(output, letter, status):
     assert extract.option_letter(output, list("ABCDE")) == extract.Extraction(letter, status)
 
 
+ECOG = {"choices": list("ABCDE"), "dataset": "longhealth_task1",
+        "fields": {"options": "A: ECOG 3\nB: ECOG 1\nC: ECOG 2\nD: ECOG 4\nE: ECOG 0"}}
+COPIED = extract.COPIED_EXAMPLE
+MISMATCH = extract.TEXT_MISMATCH
+
+
+@pytest.mark.parametrize(
+    ("output", "careful", "status"),
+    [
+        # the instruction's example, word for word (demo row longhealth-t1-p02-q07-r0)
+        ("The correct answer is C: Acute bronchitis.", None, COPIED),
+        ("Thinking.\nFinal answer: The correct answer is C: Acute bronchitis.", None, COPIED),
+        ("The correct answer is C: ECOG 2.", "C", "phrase"),
+        ("The correct answer is **C**: ECOG 2", "C", "phrase"),
+        ("C: ECOG performance status of 2", "C", "bare_letter"),  # the option's words, and more
+        ("The correct answer is C: ECOG", "C", "phrase"),  # words of the option only
+        ("The correct answer is C: ECOG 3", None, MISMATCH),  # option A's text
+        ("The correct answer is C: Acute bronchitis and asthma", None, MISMATCH),
+        ("The correct answer is C.", "C", "phrase"),  # no text: the letter (the paper's rule)
+        ("The correct answer is C", "C", "phrase"),
+        ("C", "C", "bare_letter"),
+        ("I cannot tell.", None, "no_answer"),
+    ],
+)
+def test_option_answer_reads_the_option_text_after_the_letter(output, careful, status):
+    found = extract.option_answer(output, ECOG, extract.format_examples(None))
+    assert found.careful == extract.Extraction(careful, status)
+    assert found.literal == extract.option_letter(output, ECOG["choices"])
+    assert (found.copied is not None) == (status == COPIED)
+
+
+def test_an_answer_that_is_the_options_own_text_is_read_even_when_it_is_the_example():
+    example = {**ECOG, "fields": {"options": OPTIONS}}
+    found = extract.option_answer("The correct answer is C: Acute bronchitis.", example,
+                                  extract.format_examples(None))
+    assert found.careful == extract.Extraction("C", "phrase") and found.copied is None
+    # a letter that stands for a longer word it begins, as a cut or abbreviated answer does
+    assert extract.option_answer("The correct answer is D: CO", example).careful.prediction \
+        is None  # too short to stand for a word
+    assert extract.option_answer("The correct answer is E: Lung canc", example).careful == \
+        extract.Extraction("E", "phrase")
+
+
+def test_format_examples_come_from_the_prompt_or_else_from_the_shipped_template():
+    user = TEMPLATES["datasets"]["longhealth"]["answer_format"]
+    for style in ("direct", "reasoning"):
+        found = extract.format_examples([{"role": "system", "content": "Read."},
+                                         {"role": "user", "content": "Docs.\n" + user[style]}])
+        assert ("C", "Acute bronchitis.") in {(f.letter, f.text) for f in found}, style
+        assert {f.kind for f in found} == {"instruction"}
+    assert [(f.letter, f.text) for f in extract.format_examples(None)] == list(
+        extract.TEMPLATE_EXAMPLES)
+    # a replaced template's own example is the one a copy is read against
+    mine = [{"role": "user", "content": 'Docs. Reply like "The correct answer is B: Gout".'}]
+    found = extract.option_answer("The correct answer is B: Gout", {**ECOG},
+                                  extract.format_examples(mine))
+    assert found.careful.status == COPIED
+    assert extract.option_answer("The correct answer is C: Acute bronchitis.", ECOG,
+                                 extract.format_examples(mine)).careful.status == MISMATCH
+    # an exemplar's answer is a shown answer too; an exemplar's question is not an instruction
+    turns = [{"role": "user", "content": 'Q? "The correct answer is A: Not this"'},
+             {"role": "assistant", "content": "The correct answer is B: ECOG 1"},
+             {"role": "user", "content": "Q2?"}]
+    assert [(f.kind, f.letter) for f in extract.format_examples(turns)] == [("exemplar", "B")]
+
+
+def test_longhealth_rows_keep_the_literal_reading_where_it_differs():
+    from clineval.benchmarks.clue.scoring import score
+
+    examples = [{**ECOG, "id": f"lh-{i}", "reference": "C", "meta": {}} for i in range(3)]
+    outputs = ["The correct answer is C: Acute bronchitis.", "The correct answer is C: ECOG 2",
+               "The correct answer is C: ECOG 0"]
+    rows, summary = score({}, examples, [{"id": e["id"], "output": o}
+                                         for e, o in zip(examples, outputs, strict=True)])
+    assert [r["metrics"]["accuracy"] for r in rows] == [0.0, 100.0, 0.0]
+    assert [r.get("literal", {}).get("metrics") for r in rows] == [
+        {"accuracy": 100.0}, None, {"accuracy": 100.0}]
+    assert rows[0]["copied"] == {"kind": "instruction", "share": 1.0, "total": 1.0}
+    assert "copied" not in rows[2] and rows[2]["option_text"] == "ECOG 0"
+    assert summary["datasets"]["longhealth_task1"]["metrics"]["accuracy"] == pytest.approx(
+        100 / 3)
+    assert summary["literal"]["datasets"]["longhealth_task1"]["metrics"]["accuracy"] == 100.0
+    assert CLUE.summarize_rows({}, rows) == summary
+    assert CLUE.literal_reading
+
+
 def test_codes_and_summaries_keep_only_the_final_answer():
     cot = "I considered I50.9 first.\nFinal answer: ICD-10 codes: I50.23, E11.9"
     assert extract.code_list(cot) == extract.Extraction(["I5023", "E119"], "codes")

@@ -14,6 +14,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
+from clineval.benchmarks.base import literal_rows
 from clineval.benchmarks.base.exemplars import exemplar_count, pick, shown_exemplars
 from clineval.benchmarks.base.sources import demo_or_official, require
 from clineval.benchmarks.base.standard import StandardBenchmark
@@ -38,6 +39,7 @@ from clineval.benchmarks.clue.extract import ANSWERED
 from clineval.benchmarks.clue.synthetic_longhealth import write_longhealth
 from clineval.errors import ConfigError
 from clineval.io import Record
+from clineval.metrics import copying
 from clineval.metrics.aggregate import Headline
 from clineval.metrics.embedding import BUNDLED, encoder_files
 from clineval.metrics.umls import configured_files
@@ -183,8 +185,11 @@ def _data_note(tasks: dict[str, Record], cells: list[Record]) -> str:
 class ClueBenchmark(StandardBenchmark):
     name = "clue"
     data_version = "1"
-    scoring_version = "2"  # 2: embeddings per text in float64 on one thread
+    # 2: embeddings per text in float64 on one thread; 3: LongHealth's careful reading
+    scoring_version = "3"
     baselines = baselines.BASELINES
+    literal_reading = ("a LongHealth letter whose option text is another option's or none, or "
+                       "that repeats the prompt's format example (docs/clue.md)")
 
     def source_files(self, task: Record, data_root: Path, task_name: str) -> dict[str, Path]:
         data, dataset = task["data"], _dataset(task)
@@ -257,6 +262,11 @@ class ClueBenchmark(StandardBenchmark):
     def with_fields(self, example: Record, fields: dict[str, str]) -> Record:
         return {**example, "fields": {**example["fields"], **fields}}
 
+    def prompt_inputs(self, example: Record, user: str) -> list[str]:
+        """The example's ``fields`` the user message shows (its note, question, options), not
+        its reference or bookkeeping (``meta``)."""
+        return copying.shown_inputs(example.get("fields") or {}, user)
+
     def baseline(self, name: str, task: Record, examples: list[Record]) -> Callable[[Record], str]:
         return baselines.get(name, (task.get("scoring") or {}).get("baselines") or {}, examples)
 
@@ -304,7 +314,13 @@ class ClueBenchmark(StandardBenchmark):
         return None if row["status"] in ("marked", "whole_output") else row["status"] in ANSWERED
 
     def summarize_rows(self, task: Record, rows: list[Record]) -> Record:
-        return summarize_rows(rows)
+        """The datasets' summaries and, where some row reads otherwise under the paper's
+        literal reading, that reading's summary (``literal``)."""
+        summary = summarize_rows(rows)
+        literal = literal_rows(rows)
+        if literal is not None:
+            summary["literal"] = summarize_rows(literal)
+        return summary
 
     def headline_aggregates(self, task: Record, rows: list[Record]) -> Headline:
         return headline_aggregates(rows)

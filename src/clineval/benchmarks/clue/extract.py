@@ -3,11 +3,18 @@
 Chain of thought: the CoT templates ask for a last line starting with ``Final answer:``; the answer
 is what follows the last such marker. Without a marker the whole output is the answer, so the same
 extraction serves every mode.
+
+LongHealth has two readings (docs/clue.md, "Copied text and readings"): the paper's literal one,
+:func:`option_letter` (the letter after "The correct answer is", whatever follows it), and the
+careful one, :func:`option_answer`, which also reads the option text the prompt asks for after
+the letter and its colon: a text that is not the chosen option's, or a copy of the prompt's own
+format example, is no answer.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -18,12 +25,31 @@ ANSWER_MARKER = "Final answer:"
 NLI_LABELS = ("entailment", "neutral", "contradiction")
 #: The statuses of an output from which an answer was read.
 ANSWERED = frozenset({"label", "leading_label", "phrase", "bare_letter", "codes"})
+#: LongHealth statuses of a letter that is not credited (the careful reading): the answer
+#: repeats the prompt's format example (letter and text), or its text is not the letter's option.
+COPIED_EXAMPLE = "copied_example"
+TEXT_MISMATCH = "text_mismatch"
+#: The format example of the shipped LongHealth template (conf/templates/clue.yaml, the paper's
+#: Figure 12): the one to look for when the prompt is not known (``clineval score`` on outputs
+#: made elsewhere). With the prompt, the examples are read from it (:func:`format_examples`).
+TEMPLATE_EXAMPLES = (("C", "Acute bronchitis."),)
 
 _MARKER = re.compile(re.escape(ANSWER_MARKER), re.IGNORECASE)
 _LABEL = re.compile(r"\b(entailment|neutral|contradiction)\b", re.IGNORECASE)
 _LEADING = re.compile(r"(entailment|neutral|contradiction)\W*?(?:[.:;,!)\n]|$)", re.IGNORECASE)
 _PHRASE = re.compile(r"(?i:the\s+correct\s+answer\s+is)\W{0,3}([A-Z])\b")
 _BARE_LETTER = re.compile(r"^\W{0,3}([A-Z])(?:\s*[:.)]|\s*$)")
+#: The option text after a letter: a colon, then the rest of the line.
+_AFTER_LETTER = re.compile(r"[ \t*]*:[ \t]*([^\n]*)")
+#: A format example in a prompt: the phrase, a letter, a colon and the text up to a quote mark
+#: or the line's end ('for example "The correct answer is C: Acute bronchitis."').
+_EXAMPLE = re.compile(r"(?i:the\s+correct\s+answer\s+is)\W{0,3}([A-Z])[ \t]*:[ \t]*"
+                      r"([^\"'\u201c\u201d\u2018\u2019\n]+)")
+_OPTION_LINE = re.compile(r"^\s*([A-Z])\s*:\s*(.*)$")
+#: A word of an option text: a number (decimals kept) or a run of letters.
+_TEXT_WORD = re.compile(r"\d+(?:[.,]\d+)*|[^\W\d_]+")
+#: The shortest word that may stand for a longer one it begins ("fib" for "fibrillation").
+_PREFIX = 3
 
 
 @dataclass(frozen=True)
@@ -71,6 +97,129 @@ def option_letter(output: str, choices: list[str] | None) -> Extraction:
     if match and match.group(1) in allowed:
         return Extraction(match.group(1), "bare_letter")
     return Extraction(None, "no_answer")
+
+
+def text_words(text: str) -> tuple[str, ...]:
+    """An option text's words in lower case: numbers whole ("13.9"), punctuation dropped."""
+    return tuple(w.lower() for w in _TEXT_WORD.findall(text))
+
+
+def _same_word(a: str, b: str) -> bool:
+    """Equal, or (words of letters) the shorter, of at least 3 letters, begins the longer: an
+    abbreviation or a word cut by the token budget. Numbers must be equal."""
+    if a == b:
+        return True
+    short, long_ = sorted((a, b), key=len)
+    return short.isalpha() and long_.isalpha() and len(short) >= _PREFIX \
+        and long_.startswith(short)
+
+
+def _within(part: Sequence[str], whole: Sequence[str]) -> bool:
+    return all(any(_same_word(w, v) for v in whole) for w in part)
+
+
+def names_option(text: Sequence[str], option: Sequence[str]) -> bool:
+    """Whether an answer's text (its words) names the option (its words): every word of the
+    option is in the text, or every word of the text is in the option (a word standing for
+    another as :func:`_same_word` says), in any order."""
+    return _within(option, text) or _within(text, option)
+
+
+def option_texts(example: Mapping[str, Any]) -> dict[str, str]:
+    """A LongHealth example's options, letter -> text, from its ``options`` field."""
+    found = {}
+    for line in str(example.get("fields", {}).get("options", "")).splitlines():
+        match = _OPTION_LINE.match(line)
+        if match:
+            found[match.group(1)] = match.group(2).strip()
+    return found
+
+
+@dataclass(frozen=True)
+class ShownAnswer:
+    """An answer the prompt shows in the requested format: the instruction's format example
+    (``kind`` "instruction") or an exemplar's answer ("exemplar")."""
+
+    kind: str
+    letter: str
+    text: str
+
+    @property
+    def words(self) -> tuple[str, ...]:
+        return text_words(self.text)
+
+
+def format_examples(messages: Sequence[Mapping[str, str]] | None) -> tuple[ShownAnswer, ...]:
+    """The answers a chat prompt shows in the requested format ("The correct answer is X:
+    text"): in its system and final user messages (the instruction's examples) and in its
+    exemplar answers (assistant turns). Without messages, the shipped template's example
+    (:data:`TEMPLATE_EXAMPLES`)."""
+    if messages is None:
+        return tuple(ShownAnswer("instruction", letter, text) for letter, text in TEMPLATE_EXAMPLES)
+    last_user = max((i for i, m in enumerate(messages) if m["role"] == "user"), default=-1)
+    found: list[ShownAnswer] = []
+    for i, message in enumerate(messages):
+        kind = "exemplar" if message["role"] == "assistant" else "instruction"
+        if kind == "instruction" and message["role"] == "user" and i != last_user:
+            continue  # an exemplar's question
+        for match in _EXAMPLE.finditer(message["content"]):
+            shown = ShownAnswer(kind, match.group(1), match.group(2).strip())
+            if shown.words and shown not in found:
+                found.append(shown)
+    return tuple(found)
+
+
+@dataclass(frozen=True)
+class OptionAnswer:
+    """LongHealth's two readings of one output: ``careful`` (the default) and ``literal`` (the
+    paper's), the option ``text`` given after the letter ("" when none) and, when the answer
+    repeats a shown one, that answer (``copied``)."""
+
+    careful: Extraction
+    literal: Extraction
+    text: str = ""
+    copied: ShownAnswer | None = None
+
+
+def option_answer(output: str, example: Mapping[str, Any],
+                  shown: Iterable[ShownAnswer] = ()) -> OptionAnswer:
+    """The careful reading of a LongHealth answer (docs/clue.md, "Copied text and readings").
+    The letter is read as the paper reads it (:func:`option_letter`); the text after it and a
+    colon, to the line's end, is then checked against the letter's option:
+
+    1. no text (a bare letter, "The correct answer is C."): the letter;
+    2. the text is the option's text (words equal): the letter;
+    3. the letter and text repeat an answer the prompt shows (``shown``: its format example,
+       an exemplar's answer): no answer (``copied_example``);
+    4. the text names the option (:func:`names_option`): the letter;
+    5. otherwise the text is not the letter's option: no answer (``text_mismatch``).
+    """
+    literal = option_letter(output, example.get("choices"))
+    if literal.prediction is None:
+        return OptionAnswer(literal, literal)
+    text = _text_after_letter(output, literal)
+    words = text_words(text)
+    if not words:
+        return OptionAnswer(literal, literal)
+    option = text_words(option_texts(example).get(literal.prediction, ""))
+    if words == option:
+        return OptionAnswer(literal, literal, text)
+    for answer in shown:
+        if answer.letter == literal.prediction and answer.words == words:
+            return OptionAnswer(Extraction(None, COPIED_EXAMPLE), literal, text, answer)
+    if option and names_option(words, option):
+        return OptionAnswer(literal, literal, text)
+    return OptionAnswer(Extraction(None, TEXT_MISMATCH), literal, text)
+
+
+def _text_after_letter(output: str, found: Extraction) -> str:
+    """The text after the letter :func:`option_letter` read and a colon, to the line's end."""
+    text, _ = answer_part(output)
+    match = _PHRASE.search(text) if found.status == "phrase" else _BARE_LETTER.match(text)
+    if match is None:
+        return ""
+    after = _AFTER_LETTER.match(text, match.end(1))
+    return after.group(1).strip() if after else ""
 
 
 def code_list(output: str) -> Extraction:

@@ -8,15 +8,21 @@ All metric values are on a 0-100 scale. Task settings read (``task["scoring"]``)
 - ``umls``: ``enabled`` (true), ``spacy_model`` (``en_core_sci_sm``), ``linker_dir``, ``kb_path``
 - ``codes.count_repeats``: false (true: a repeated code counts in EM precision and the valid share
   each time, as CLUE's evaluation did)
+
+LongHealth rows are read carefully (``extract.option_answer``): a letter whose option text is
+another option's or none, or that repeats the prompt's format example, earns nothing. Such a row
+keeps ``literal``, its fields under the paper's reading (the letter alone), and a copied
+example sets the row's ``copied`` (docs/clue.md, "Copied text and readings").
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from clineval.benchmarks.clue.aggregate import PAPER_METRICS, dataset_summary
-from clineval.benchmarks.clue.extract import extract
-from clineval.metrics import codes
+from clineval.benchmarks.base import literal_rows
+from clineval.benchmarks.clue.aggregate import PAPER_METRICS, dataset_summary, summarize_rows
+from clineval.benchmarks.clue.extract import extract, format_examples, option_answer
+from clineval.metrics import codes, copying
 from clineval.metrics.bertscore import BertScoreSettings, bertscore_f1
 from clineval.metrics.rouge import rouge_f1
 from clineval.metrics.umls import UmlsSettings, UmlsStatus, load, umls_f1
@@ -62,14 +68,58 @@ def _score_summaries(
     return details
 
 
+def _accuracy(predicted: Any, reference: Any) -> dict[str, float]:
+    return {"accuracy": 100.0 * (predicted == reference)}
+
+
+def _copied_example(output: str, span: str, messages: list[dict[str, str]] | None
+                    ) -> dict[str, Any]:
+    """The row's ``copied`` for an answer that repeats a shown answer (``span``, its text as
+    the prompt shows it): the share of the output's words in that answer and, with the
+    prompt, the share copied from the whole prompt (:mod:`clineval.metrics.copying`)."""
+    tokens = copying.words(output)
+    share = min(1.0, len(copying.words(span)) / len(tokens)) if tokens else 0.0
+    total = share
+    if messages is not None:
+        prompt = copying.Prompt.of(messages)
+        parts = [prompt.system, prompt.user, *prompt.exemplar_answers, *prompt.exemplar_inputs]
+        total = max(share, copying.copied_share(output, parts))
+    return {"kind": "instruction", "share": round(share, 4), "total": round(total, 4)}
+
+
+def _longhealth_row(example: dict[str, Any], output: str,
+                    messages: list[dict[str, str]] | None) -> dict[str, Any]:
+    """A LongHealth row under the careful reading, with ``literal`` where the paper's differs."""
+    read = option_answer(output, example, format_examples(messages))
+    row: dict[str, Any] = {
+        "id": example["id"], "dataset": example["dataset"], "status": read.careful.status,
+        "prediction": read.careful.prediction, "reference": example["reference"],
+        "metrics": _accuracy(read.careful.prediction, example["reference"]),
+    }
+    if read.text:
+        row["option_text"] = read.text
+    if read.careful != read.literal:
+        row["literal"] = {"status": read.literal.status, "prediction": read.literal.prediction,
+                          "metrics": _accuracy(read.literal.prediction, example["reference"])}
+    if read.copied is not None:
+        span = f"The correct answer is {read.copied.letter}: {read.copied.text}"
+        row["copied"] = {**_copied_example(output, span, messages),
+                         "kind": read.copied.kind}
+    return row
+
+
 def _score_dataset(
     dataset: str,
     examples: list[dict[str, Any]],
     outputs: dict[str, str],
     settings: dict[str, Any],
+    prompts: dict[str, list[dict[str, str]] | None],
 ) -> tuple[list[dict[str, Any]], dict[str, Any]]:
     rows: list[dict[str, Any]] = []
     predictions: list[Any] = []
+    if dataset.startswith("longhealth_"):
+        rows = [_longhealth_row(e, outputs[e["id"]], prompts.get(e["id"])) for e in examples]
+        return rows, dataset_summary(dataset, rows)
     for example in examples:
         found = extract(example, outputs[example["id"]])
         predictions.append(found.prediction)
@@ -93,7 +143,7 @@ def _score_dataset(
             }
     else:
         for row, predicted, example in zip(rows, predictions, examples, strict=True):
-            row["metrics"] = {"accuracy": 100.0 * (predicted == example["reference"])}
+            row["metrics"] = _accuracy(predicted, example["reference"])
     return rows, {**dataset_summary(dataset, rows), **details}
 
 
@@ -101,9 +151,13 @@ def score(
     task: dict[str, Any], examples: list[dict[str, Any]], generations: list[dict[str, Any]]
 ) -> tuple[list[dict[str, Any]], dict[str, Any]]:
     """Per-example rows and the cell summary: ``{"n", "datasets": {dataset: {"n", "metrics",
-    "status_counts", ["bertscore"], ["umls"]}}}``, grouped by each example's ``dataset``."""
+    "status_counts", ["bertscore"], ["umls"]}}, ["literal"]}``, grouped by each example's
+    ``dataset``; ``literal``: the summary under the paper's literal reading, where some row
+    reads otherwise. A generation's ``messages`` (its prompt), when given, name the format
+    examples a LongHealth answer may copy."""
     settings = _settings(task)
     outputs = {g["id"]: g["output"] for g in generations}
+    prompts = {g["id"]: g.get("messages") for g in generations}
     missing = [e["id"] for e in examples if e["id"] not in outputs]
     if missing:
         raise ValueError(f"no generation for {len(missing)} example(s), e.g. {missing[:3]}")
@@ -116,7 +170,11 @@ def score(
     datasets: dict[str, Any] = {}
     for dataset in (d for d in PAPER_METRICS if d in by_dataset):
         dataset_rows, datasets[dataset] = _score_dataset(
-            dataset, by_dataset[dataset], outputs, settings
+            dataset, by_dataset[dataset], outputs, settings, prompts
         )
         rows.extend(dataset_rows)
-    return rows, {"n": len(rows), "scale": "0-100", "datasets": datasets}
+    summary: dict[str, Any] = {"n": len(rows), "scale": "0-100", "datasets": datasets}
+    literal = literal_rows(rows)
+    if literal is not None:
+        summary["literal"] = summarize_rows(literal)
+    return rows, summary
