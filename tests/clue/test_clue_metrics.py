@@ -171,6 +171,9 @@ def test_nli_label(output, label, status):
         ("the correct answer is a fracture of the wrist", None, "no_answer"),
         ("The correct answer is F: cannot be answered", None, "bad_letter"),
         ("A seems wrong. Final answer: The correct answer is D: COPD", "D", "phrase"),
+        # SmolLM2 restating the options (the demo, task 1, cot): no bare letter
+        ("A: ECOG 3\nB: ECOG 1\nC: ECOG 2\nD: ECOG 4\nE: ECOG 0", None, "listed_options"),
+        ("A: 6 cycles\nB: 8 cycles\n\nThe correct answer is: C: Acute bronchitis", "C", "phrase"),
     ],
 )
 def test_option_letter(output, letter, status):

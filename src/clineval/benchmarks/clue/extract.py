@@ -39,6 +39,8 @@ _LABEL = re.compile(r"\b(entailment|neutral|contradiction)\b", re.IGNORECASE)
 _LEADING = re.compile(r"(entailment|neutral|contradiction)\W*?(?:[.:;,!)\n]|$)", re.IGNORECASE)
 _PHRASE = re.compile(r"(?i:the\s+correct\s+answer\s+is)\W{0,3}([A-Z])\b")
 _BARE_LETTER = re.compile(r"^\W{0,3}([A-Z])(?:\s*[:.)]|\s*$)")
+#: A line that starts like an option line ("B: Asthma", "B. Asthma", "B) Asthma").
+_LISTED = re.compile(r"^\W{0,3}([A-Z])\s*[:.)]\s*\S", re.MULTILINE)
 #: The option text after a letter: a colon, then the rest of the line.
 _AFTER_LETTER = re.compile(r"[ \t*]*:[ \t]*([^\n]*)")
 #: A format example in a prompt: the phrase, a letter, a colon and the text up to a quote mark
@@ -86,13 +88,17 @@ def nli_label(output: str) -> Extraction:
 
 def option_letter(output: str, choices: list[str] | None) -> Extraction:
     """The capital letter after "The correct answer is" (first occurrence), else a bare leading
-    letter. Looser than the CLUE evaluation, which required a colon after the letter."""
+    letter. Looser than the CLUE evaluation, which required a colon after the letter; but an
+    answer that lists two or more options, a line each ("A: 6 cycles", "B: 2 cycles", ...),
+    restates the options and gives no bare letter (status ``listed_options``)."""
     text, _ = answer_part(output)
     allowed = set(choices or "ABCDEF")
     match = _PHRASE.search(text)
     if match:
         letter = match.group(1)
         return Extraction(letter, "phrase") if letter in allowed else Extraction(None, "bad_letter")
+    if len({m.group(1) for m in _LISTED.finditer(text)}) >= 2:
+        return Extraction(None, "listed_options")
     match = _BARE_LETTER.match(text)
     if match and match.group(1) in allowed:
         return Extraction(match.group(1), "bare_letter")
