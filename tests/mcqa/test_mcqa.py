@@ -79,6 +79,10 @@ def test_questions_read_back_as_written_and_options_may_be_a_list(tmp_path):
     ("B. Glucagon raises glucose.", "B"),
     ("It must be cortisol, the stress hormone.", "C"),
     ("Answer: E", None), ("Insulin or glucagon", None), ("I am not sure.", None),
+    # a letter whose text names another option contradicts itself (SmolLM2, one-shot)
+    ("Answer: C. Insulin", None), ("C. Insulin", None), ("Answer: C. Cortisol", "C"),
+    ("Answer: A. The beta cells make it.", "A"),
+    ("A. Insulin\n\nThe correct answer is D. Thyroxine.", "D"),
 ])
 def test_the_answer_letter_is_read_in_the_documented_order(output, letter):
     assert answer_letter(output, OPTIONS) == letter

@@ -14,6 +14,7 @@ from clineval.metrics import aggregate
 
 class McqaBenchmark(StandardBenchmark):
     name = "mcqa"
+    scoring_version = "2"  # 2: a letter whose text names another option is no answer
     demo_files: ClassVar[Mapping[str, str]] = {"questions": "questions.jsonl"}
     official_files: ClassVar[Mapping[str, OfficialFile]] = {"questions": OfficialFile(
         "path", "a question file (JSON Lines: question, options, answer letter)",

@@ -6,6 +6,10 @@ Read in this order, the first that finds a letter among the question's options w
    ``{"answer": "B"}``);
 3. the first line that starts with a letter and ``.``, ``)`` or ``:`` (``B. Insulin``);
 4. exactly one option's text appears in the output.
+A letter of 2 or 3 followed, on its line, by an option's text must agree with it: when the text
+names another option and not the letter's own ("Answer: C. Hyperkalemia" where C is Chloride and
+A is Hyperkalemia), the output contradicts itself and gives no answer. Text that names no option
+(an explanation) leaves the letter as it is.
 None: no letter was read (the output is unanswered, and wrong).
 """
 
@@ -16,6 +20,31 @@ import re
 _WHOLE = re.compile(r"^\s*\(?([A-Z])\)?[.):]?\s*$")
 _ANSWER = re.compile(r"(?i:answer)(?:\s+is)?[\s:\"'=\-*]*\(?([A-Z])(?![A-Za-z])")
 _LINE = re.compile(r"^\s*\(?([A-Z])[.):]\s", re.MULTILINE)
+#: What follows a letter on its line: a closing bracket or mark, then the text.
+_AFTER = re.compile(r"\)?[ \t]*[.):\-][ \t]*([^\n]*)")
+_WORD = re.compile(r"\d+(?:\.\d+)?|[^\W\d_]+")
+
+
+def _words(text: str) -> set[str]:
+    return {w.lower() for w in _WORD.findall(text)}
+
+
+def _names(text: set[str], option: str) -> bool:
+    """Whether ``text`` (its words) holds every word of ``option``."""
+    wanted = _words(option)
+    return bool(wanted) and wanted <= text
+
+
+def contradicts(output: str, end: int, letter: str, options: dict[str, str]) -> bool:
+    """Whether the text after the letter that ends at ``end`` names another option and not
+    the letter's own."""
+    after = _AFTER.match(output, end)
+    if after is None:
+        return False
+    text = _words(after.group(1))
+    if _names(text, options[letter]):
+        return False
+    return any(_names(text, other) for key, other in options.items() if key != letter)
 
 
 def answer_letter(output: str, options: dict[str, str]) -> str | None:
@@ -23,12 +52,14 @@ def answer_letter(output: str, options: dict[str, str]) -> str | None:
     whole = _WHOLE.match(output)
     if whole and whole.group(1) in options:
         return whole.group(1)
-    said = [m.group(1) for m in _ANSWER.finditer(output) if m.group(1) in options]
+    said = [m for m in _ANSWER.finditer(output) if m.group(1) in options]
     if said:
-        return said[-1]
+        last = said[-1]
+        return None if contradicts(output, last.end(1), last.group(1), options) else last.group(1)
     for match in _LINE.finditer(output):
         if match.group(1) in options:
-            return match.group(1)
+            letter = match.group(1)
+            return None if contradicts(output, match.end(1), letter, options) else letter
     lowered = output.lower()
     named = [letter for letter, text in options.items() if text.lower() in lowered]
     return named[0] if len(named) == 1 else None
