@@ -266,6 +266,48 @@ def test_longhealth_rows_keep_the_literal_reading_where_it_differs():
     assert CLUE.literal_reading
 
 
+def test_medisumcode_codes_that_repeat_an_exemplar_answer_earn_nothing():
+    shown = "ICD-10 codes: I50.23, J96.01, N40.1, I10"
+    prompt = [{"role": "system", "content": "Code it."},
+              {"role": "user", "content": "Another patient's summary."},
+              {"role": "assistant", "content": shown},
+              {"role": "user", "content": "This patient's summary."}]
+    exemplars = extract.exemplar_codes(prompt)
+    assert exemplars == ((shown, ("I5023", "J9601", "N401", "I10")),)
+    # the exemplar's codes word for word, or with a code of its own beside them: a copy
+    for output in (shown, "ICD-10 codes: I5023, J9601, N401, I10, E119"):
+        found = extract.code_answer(output, exemplars)
+        assert found.careful == extract.Extraction([], extract.COPIED_EXAMPLE), output
+        assert found.copied == shown and found.literal.status == "codes"
+    # codes of its own that share some with the exemplar, in another order or fewer: read
+    for output in ("I10, I5023, E119", "ICD-10 codes: I5023, J9601, E119, I214, K219"):
+        assert extract.code_answer(output, exemplars).careful.status == "codes", output
+    # a one-code exemplar answer cannot be told from the model's own choice
+    assert extract.code_answer("I10", extract.exemplar_codes(
+        [{"role": "assistant", "content": "I10"}])).careful.prediction == ["I10"]
+    # without the prompt nothing is known to be shown: the paper's reading
+    assert extract.code_answer(shown, extract.exemplar_codes(None)).careful.status == "codes"
+
+    from clineval.benchmarks.clue.scoring import score
+
+    examples = [{"id": f"mc-{i}", "dataset": "medisumcode", "fields": CODE, "meta": {},
+                 "reference": ["I10", "E119"]} for i in range(2)]
+    generations = [{"id": "mc-0", "output": shown, "messages": prompt},
+                   {"id": "mc-1", "output": "I10, E11.9", "messages": prompt}]
+    rows, summary = score({}, examples, generations)
+    assert rows[0]["status"] == extract.COPIED_EXAMPLE and rows[0]["prediction"] == []
+    assert rows[0]["metrics"] == {"em_f1": 0.0, "ap_f1": 0.0, "valid_codes": 0.0}
+    assert rows[0]["literal"]["prediction"] == ["I5023", "J9601", "N401", "I10"]
+    assert rows[0]["literal"]["metrics"]["em_f1"] == pytest.approx(100 / 3)
+    assert rows[0]["copied"] == {"kind": "exemplar", "share": 1.0, "total": 1.0}
+    assert "literal" not in rows[1] and rows[1]["metrics"]["em_f1"] == 100.0
+    assert summary["datasets"]["medisumcode"]["metrics"]["em_f1"] == 50.0
+    assert summary["literal"]["datasets"]["medisumcode"]["metrics"]["em_f1"] == pytest.approx(
+        (100 / 3 + 100) / 2)
+    assert CLUE.summarize_rows({}, rows) == summary
+    assert not CLUE.answered(rows[0]) and CLUE.answered(rows[1])
+
+
 def test_codes_and_summaries_keep_only_the_final_answer():
     cot = "I considered I50.9 first.\nFinal answer: ICD-10 codes: I50.23, E11.9"
     assert extract.code_list(cot) == extract.Extraction(["I5023", "E119"], "codes")

@@ -185,11 +185,13 @@ def _data_note(tasks: dict[str, Record], cells: list[Record]) -> str:
 class ClueBenchmark(StandardBenchmark):
     name = "clue"
     data_version = "1"
-    # 2: embeddings per text in float64 on one thread; 3: LongHealth's careful reading
-    scoring_version = "3"
+    # 2: embeddings per text in float64 on one thread; 3: LongHealth's careful reading;
+    # 4: MeDiSumCode codes that repeat an exemplar's answer earn nothing
+    scoring_version = "4"
     baselines = baselines.BASELINES
     literal_reading = ("a LongHealth letter whose option text is another option's or none, or "
-                       "that repeats the prompt's format example (docs/clue.md)")
+                       "that repeats the prompt's format example, and MeDiSumCode codes that "
+                       "repeat an exemplar's answer (docs/clue.md)")
 
     def source_files(self, task: Record, data_root: Path, task_name: str) -> dict[str, Path]:
         data, dataset = task["data"], _dataset(task)

@@ -8,7 +8,9 @@ LongHealth has two readings (docs/clue.md, "Copied text and readings"): the pape
 :func:`option_letter` (the letter after "The correct answer is", whatever follows it), and the
 careful one, :func:`option_answer`, which also reads the option text the prompt asks for after
 the letter and its colon: a text that is not the chosen option's, or a copy of the prompt's own
-format example, is no answer.
+format example, is no answer. MeDiSumCode has two as well: the paper's, :func:`code_list` (every
+code-shaped token), and the careful one, :func:`code_answer`: codes that repeat an exemplar's
+answer are no answer.
 """
 
 from __future__ import annotations
@@ -25,8 +27,9 @@ ANSWER_MARKER = "Final answer:"
 NLI_LABELS = ("entailment", "neutral", "contradiction")
 #: The statuses of an output from which an answer was read.
 ANSWERED = frozenset({"label", "leading_label", "phrase", "bare_letter", "codes"})
-#: LongHealth statuses of a letter that is not credited (the careful reading): the answer
-#: repeats the prompt's format example (letter and text), or its text is not the letter's option.
+#: Statuses of an answer that is not credited (the careful reading): the answer repeats an
+#: answer the prompt shows (LongHealth: its format example, letter and text; MeDiSumCode: an
+#: exemplar's codes), or (LongHealth) its text is not the letter's option.
 COPIED_EXAMPLE = "copied_example"
 TEXT_MISMATCH = "text_mismatch"
 #: The format example of the shipped LongHealth template (conf/templates/clue.yaml, the paper's
@@ -52,6 +55,9 @@ _OPTION_LINE = re.compile(r"^\s*([A-Z])\s*:\s*(.*)$")
 _TEXT_WORD = re.compile(r"\d+(?:[.,]\d+)*|[^\W\d_]+")
 #: The shortest word that may stand for a longer one it begins ("fib" for "fibrillation").
 _PREFIX = 3
+#: The fewest codes of an exemplar's answer that an answer can be told to repeat: one code
+#: alone ("I10") may be a choice of the model's own.
+_REPEATED_CODES = 2
 
 
 @dataclass(frozen=True)
@@ -233,6 +239,65 @@ def code_list(output: str) -> Extraction:
     text, _ = answer_part(output)
     codes = extract_codes(text)
     return Extraction(codes, "codes" if codes else "no_codes")
+
+
+def exemplar_codes(messages: Sequence[Mapping[str, str]] | None
+                   ) -> tuple[tuple[str, tuple[str, ...]], ...]:
+    """The answers of a chat prompt's exemplars (its assistant turns) that give ICD-10 codes:
+    each answer's text and its codes (:func:`code_list`). None without the prompt."""
+    found = []
+    for message in messages or ():
+        if message["role"] == "assistant":
+            codes = tuple(code_list(message["content"]).prediction)
+            if codes:
+                found.append((message["content"], codes))
+    return tuple(found)
+
+
+def repeated_codes(codes: Sequence[str], shown: Iterable[Sequence[str]]
+                   ) -> tuple[str, ...] | None:
+    """The exemplar answer (its codes) that an answer's ``codes`` repeat: one of at least two
+    codes that the answer holds whole, in the same order, where such repeats make at least half
+    of the answer's codes (a copy with a few codes of its own around it). None when the answer
+    repeats none."""
+    covered = [False] * len(codes)
+    found: tuple[str, ...] | None = None
+    for answer in map(tuple, shown):
+        n = len(answer)
+        if n < _REPEATED_CODES:
+            continue
+        for i in range(len(codes) - n + 1):
+            if tuple(codes[i:i + n]) == answer:
+                covered[i:i + n] = [True] * n
+                found = found or answer
+    if found is not None and 2 * sum(covered) >= len(codes):
+        return found
+    return None
+
+
+@dataclass(frozen=True)
+class CodeAnswer:
+    """MeDiSumCode's two readings of one output: ``careful`` (the default) and ``literal``
+    (the paper's: every code-shaped token), and the exemplar answer the codes repeat
+    (``copied``: its text as the prompt shows it), if any."""
+
+    careful: Extraction
+    literal: Extraction
+    copied: str | None = None
+
+
+def code_answer(output: str, shown: Iterable[tuple[str, Sequence[str]]] = ()) -> CodeAnswer:
+    """The careful reading of a MeDiSumCode answer (docs/clue.md, "Copied text and readings"):
+    the paper's codes (:func:`code_list`), unless they repeat an exemplar's answer
+    (``shown``: :func:`exemplar_codes`; :func:`repeated_codes`): then no codes (status
+    ``copied_example``). The codes of another patient's answer are no answer for this one."""
+    literal = code_list(output)
+    shown = tuple(shown)
+    repeated = repeated_codes(literal.prediction, (codes for _, codes in shown))
+    if repeated is None:
+        return CodeAnswer(literal, literal)
+    text = next(text for text, codes in shown if tuple(codes) == repeated)
+    return CodeAnswer(Extraction([], COPIED_EXAMPLE), literal, text)
 
 
 def summary_text(output: str) -> Extraction:

@@ -10,8 +10,9 @@ All metric values are on a 0-100 scale. Task settings read (``task["scoring"]``)
   each time, as CLUE's evaluation did)
 
 LongHealth rows are read carefully (``extract.option_answer``): a letter whose option text is
-another option's or none, or that repeats the prompt's format example, earns nothing. Such a row
-keeps ``literal``, its fields under the paper's reading (the letter alone), and a copied
+another option's or none, or that repeats the prompt's format example, earns nothing. So do
+MeDiSumCode codes that repeat an exemplar's answer (``extract.code_answer``). Such a row keeps
+``literal``, its fields under the paper's reading (the letter alone, every code), and a copied
 example sets the row's ``copied`` (docs/clue.md, "Copied text and readings").
 """
 
@@ -21,7 +22,13 @@ from typing import Any
 
 from clineval.benchmarks.base import literal_rows
 from clineval.benchmarks.clue.aggregate import PAPER_METRICS, dataset_summary, summarize_rows
-from clineval.benchmarks.clue.extract import extract, format_examples, option_answer
+from clineval.benchmarks.clue.extract import (
+    code_answer,
+    exemplar_codes,
+    extract,
+    format_examples,
+    option_answer,
+)
 from clineval.metrics import codes, copying
 from clineval.metrics.bertscore import BertScoreSettings, bertscore_f1
 from clineval.metrics.rouge import rouge_f1
@@ -108,6 +115,32 @@ def _longhealth_row(example: dict[str, Any], output: str,
     return row
 
 
+def _code_metrics(predicted: list[str], reference: list[str], repeats: bool) -> dict[str, float]:
+    return {
+        "em_f1": codes.exact_f1(predicted, reference, count_repeats=repeats).f1,
+        "ap_f1": codes.category_f1(predicted, reference).f1,
+        "valid_codes": codes.valid_share(predicted, count_repeats=repeats),
+    }
+
+
+def _medisumcode_row(example: dict[str, Any], output: str,
+                     messages: list[dict[str, str]] | None, repeats: bool) -> dict[str, Any]:
+    """A MeDiSumCode row under the careful reading, with ``literal`` where the paper's
+    differs (codes that repeat an exemplar's answer)."""
+    read = code_answer(output, exemplar_codes(messages))
+    reference = example["reference"]
+    row: dict[str, Any] = {
+        "id": example["id"], "dataset": example["dataset"], "status": read.careful.status,
+        "prediction": read.careful.prediction, "reference": reference,
+        "metrics": _code_metrics(read.careful.prediction, reference, repeats),
+    }
+    if read.copied is not None:
+        row["literal"] = {"status": read.literal.status, "prediction": read.literal.prediction,
+                          "metrics": _code_metrics(read.literal.prediction, reference, repeats)}
+        row["copied"] = {**_copied_example(output, read.copied, messages), "kind": "exemplar"}
+    return row
+
+
 def _score_dataset(
     dataset: str,
     examples: list[dict[str, Any]],
@@ -119,6 +152,11 @@ def _score_dataset(
     predictions: list[Any] = []
     if dataset.startswith("longhealth_"):
         rows = [_longhealth_row(e, outputs[e["id"]], prompts.get(e["id"])) for e in examples]
+        return rows, dataset_summary(dataset, rows)
+    if dataset == "medisumcode":
+        repeats = bool((settings.get("codes") or {}).get("count_repeats", False))
+        rows = [_medisumcode_row(e, outputs[e["id"]], prompts.get(e["id"]), repeats)
+                for e in examples]
         return rows, dataset_summary(dataset, rows)
     for example in examples:
         found = extract(example, outputs[example["id"]])
@@ -133,14 +171,6 @@ def _score_dataset(
         references = [e["reference"] for e in examples]
         with_umls = "umls_f1" in PAPER_METRICS[dataset]
         details = _score_summaries(rows, predictions, references, settings, with_umls)
-    elif dataset == "medisumcode":
-        repeats = bool((settings.get("codes") or {}).get("count_repeats", False))
-        for row, predicted, example in zip(rows, predictions, examples, strict=True):
-            row["metrics"] = {
-                "em_f1": codes.exact_f1(predicted, example["reference"], count_repeats=repeats).f1,
-                "ap_f1": codes.category_f1(predicted, example["reference"]).f1,
-                "valid_codes": codes.valid_share(predicted, count_repeats=repeats),
-            }
     else:
         for row, predicted, example in zip(rows, predictions, examples, strict=True):
             row["metrics"] = _accuracy(predicted, example["reference"])
@@ -154,7 +184,8 @@ def score(
     "status_counts", ["bertscore"], ["umls"]}}, ["literal"]}``, grouped by each example's
     ``dataset``; ``literal``: the summary under the paper's literal reading, where some row
     reads otherwise. A generation's ``messages`` (its prompt), when given, name the format
-    examples a LongHealth answer may copy."""
+    examples a LongHealth answer may copy and the exemplar answers MeDiSumCode codes may
+    repeat."""
     settings = _settings(task)
     outputs = {g["id"]: g["output"] for g in generations}
     prompts = {g["id"]: g.get("messages") for g in generations}
