@@ -253,3 +253,23 @@ def test_a_completion_request_is_sent_raw_without_the_chat_template(model_dir):
     assert mixed[1].prompt_tokens > len(expected)
     alone = backend.generate([raw])[0]
     assert alone.output == mixed[0].output  # left padding in a batch changes nothing
+
+
+def test_cells_of_other_budgets_share_the_engine_and_keep_their_own_max_tokens(model_dir,
+                                                                              tmp_path):
+    """A model's cells may have other ``max_tokens`` (each task's budget, config/budget.py):
+    one engine serves them, a batch never mixes budgets, each cell's outputs and effective
+    settings are those of its own budget, as if it had run alone."""
+    reqs_path = tmp_path / "requests.jsonl"
+    write_jsonl(reqs_path, _requests(3))
+    jobs = [_job(_identity(tmp_path, model_dir, budget, f"tiny/medcalc/{mode}"), reqs_path,
+                 tmp_path / mode) for mode, budget in (("zero_shot", 3), ("cot", 9))]
+    assert generate_cells(jobs, model_dir)["engine_loads"] == 1
+    for job, budget in zip(jobs, (3, 9), strict=True):
+        meta = json.loads(job.meta.read_text())
+        assert meta["effective_settings"]["max_new_tokens"] == budget
+        alone = tmp_path / f"alone-{budget}"
+        single = _job(_identity(alone, model_dir, budget), reqs_path, alone)
+        generate_cells([single], model_dir)
+        assert read_jsonl(job.out) == read_jsonl(single.out)
+        assert all(g["completion_tokens"] <= budget for g in read_jsonl(job.out))

@@ -62,7 +62,7 @@ def validate_model(name: str, model: Mapping[str, Any]) -> None:
         _require(where, model, ("baseline",))
         return
     sampling = model.get("sampling") or {}
-    _require(f"{where}.sampling", sampling, ("temperature", "max_tokens", "seed"))
+    _require(f"{where}.sampling", sampling, ("temperature", "seed"))
     _forbid(f"{where}.sampling", sampling, backend, spec.unsupported_sampling)
     _forbid(where, model, backend, _foreign(spec.sections, spec.local_weights))
     if spec.chat_only and model.get("prompt_kind") == "completion":

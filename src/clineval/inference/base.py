@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 from dataclasses import asdict, dataclass
 from typing import Any, Protocol
 
@@ -38,6 +39,10 @@ class Backend(Protocol):
     def effective_settings(self) -> dict[str, Any]:
         """Every setting that shapes the outputs, as the engine will use it."""
 
+    def with_max_tokens(self, max_tokens: int) -> Backend:
+        """The same loaded engine with another generation budget (a cell's ``max_tokens``:
+        config/budget.py); a backend without one returns itself."""
+
     def generate(self, requests: list[dict[str, Any]]) -> list[Generation]:
         """Generate for a batch of requests (each has ``id`` and chat ``messages``), in order.
 
@@ -49,3 +54,13 @@ class Backend(Protocol):
 def completion_text(request: dict[str, Any]) -> str | None:
     """The raw prompt of a completion request (its one message's text); None for chat."""
     return request["messages"][0]["content"] if request.get("completion") else None
+
+
+def with_sampling_max_tokens(backend: Any, max_tokens: int) -> Any:
+    """A shallow copy of ``backend`` (the engine shared) whose ``sampling`` has ``max_tokens``;
+    ``backend`` itself where it already has it."""
+    if int(backend.sampling["max_tokens"]) == int(max_tokens):
+        return backend
+    other = copy.copy(backend)
+    other.sampling = {**backend.sampling, "max_tokens": int(max_tokens)}
+    return other

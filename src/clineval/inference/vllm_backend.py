@@ -18,7 +18,7 @@ from importlib import metadata
 from pathlib import Path
 from typing import Any
 
-from clineval.inference.base import Generation, completion_text
+from clineval.inference.base import Generation, completion_text, with_sampling_max_tokens
 from clineval.inference.registry import BackendSpec, Inputs
 
 VLLM_VERSION = "0.33.0"
@@ -139,6 +139,12 @@ class VllmBackend:
 
             fields["structured_outputs"] = StructuredOutputsParams(json=schema)
         return self.vllm.SamplingParams(**fields)
+
+    def with_max_tokens(self, max_tokens: int) -> VllmBackend:
+        other = with_sampling_max_tokens(self, max_tokens)
+        if other is not self:
+            other.sampling_params = other._sampling_params()
+        return other
 
     def effective_settings(self) -> dict[str, Any]:
         engine = {k: v for k, v in self.engine_kwargs().items() if k not in ("model", "tokenizer")}

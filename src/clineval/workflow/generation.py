@@ -235,27 +235,38 @@ def batches(lengths: Sequence[int], size: int, max_padding: float | None) -> lis
     return [*found, range(start, len(lengths))] if lengths else []
 
 
+def budget_of(cell: _Cell) -> int | None:
+    """The cell's ``max_tokens`` (its identity's model sampling; None for a baseline)."""
+    return (cell.ident["model"].get("sampling") or {}).get("max_tokens")
+
+
 def _generate_pooled(cells: list[_Cell], backend: Backend, label: str) -> None:
-    """Every cell's uncached requests in batches across cells, longest first (so each batch
-    pads to a similar length, and a small cell does not run a nearly empty batch; a backend
-    that pads says how much it may: ``max_padding``); each answer goes to its cell's cache at
-    once, and each batch's time to its cells by share."""
-    measured = sorted(((_length(backend, r), c, r) for c in cells for r in c.todo),
-                      key=lambda lcr: -lcr[0])
-    pooled = [(c, r) for _, c, r in measured]
+    """Every cell's uncached requests in batches across cells of the same budget
+    (``max_tokens``), longest first (so each batch pads to a similar length, and a small cell
+    does not run a nearly empty batch; a backend that pads says how much it may:
+    ``max_padding``); each answer goes to its cell's cache at once, and each batch's time to
+    its cells by share."""
     model = cells[0].ident["model"]
-    size = backend_of(model).batch_size(model, len(pooled))
-    spans = batches([n for n, _, _ in measured], size, getattr(backend, "max_padding", None))
-    with progress_bar(len(pooled), label, unit="req") as bar:
-        for span in spans:
-            batch = pooled[span.start : span.stop]
-            started = time.perf_counter()
-            answers = backend.generate([request for _, request in batch])
-            share = (time.perf_counter() - started) / len(batch)
-            for (cell, request), generation in zip(batch, answers, strict=True):
-                cell.cache.add(request, generation)
-                cell.seconds += share
-            bar.update(len(batch))
+    budgets = sorted({budget_of(c) for c in cells}, key=lambda b: -1 if b is None else b)
+    with progress_bar(sum(len(c.todo) for c in cells), label, unit="req") as bar:
+        for budget in budgets:
+            group = [c for c in cells if budget_of(c) == budget]
+            engine = backend if budget is None else backend.with_max_tokens(budget)
+            measured = sorted(((_length(engine, r), c, r) for c in group for r in c.todo),
+                              key=lambda lcr: -lcr[0])
+            pooled = [(c, r) for _, c, r in measured]
+            size = backend_of(model).batch_size(model, len(pooled))
+            spans = batches([n for n, _, _ in measured], size,
+                            getattr(engine, "max_padding", None))
+            for span in spans:
+                batch = pooled[span.start : span.stop]
+                started = time.perf_counter()
+                answers = engine.generate([request for _, request in batch])
+                share = (time.perf_counter() - started) / len(batch)
+                for (cell, request), generation in zip(batch, answers, strict=True):
+                    cell.cache.add(request, generation)
+                    cell.seconds += share
+                bar.update(len(batch))
 
 
 def generate_cells(
@@ -263,8 +274,9 @@ def generate_cells(
 ) -> dict[str, Any]:
     """Generate every cell of ``jobs`` (one model) with one engine; returns the run summary.
 
-    A model's requests are batched across its cells (sampling is the model's, the same in
-    every cell); a baseline runs cell by cell (its answers come from each task's examples)."""
+    A model's requests are batched across its cells of the same budget (``max_tokens``: the
+    only sampling setting that differs between its cells, config/budget.py); a baseline runs
+    cell by cell (its answers come from each task's examples)."""
     engine = _Engine(model_dir)
     started = time.perf_counter()
     summary: dict[str, Any] = {"shard": f"{shard.index + 1}/{shard.count}", "cells": []}
@@ -274,7 +286,7 @@ def generate_cells(
         backend = engine.get(pending[0].ident, pending[0].job)
         pending[0].loads = engine.loads
         for cell in pending:
-            cell.settings = backend.effective_settings()
+            cell.settings = backend.with_max_tokens(budget_of(cell)).effective_settings()
         _generate_pooled(pending, backend, f"{pending[0].ident['model_name']} "
                                            f"({len(pending)} cells)")
     else:

@@ -19,7 +19,7 @@ from typing import Any
 import yaml
 
 from clineval.benchmarks import get_benchmark
-from clineval.config import slices
+from clineval.config import budget, slices
 from clineval.config.prompt_kind import prompt_kind
 from clineval.config.validate import table_tasks, validate_model
 from clineval.errors import ConfigError
@@ -53,9 +53,9 @@ def _strip(model: dict[str, Any]) -> dict[str, Any]:
 def _model_limits(
     model: dict[str, Any], chat_template_sha: str | None, build_sha: str | None
 ) -> dict[str, Any] | None:
-    """What fitting a request into the model's context depends on (None: no context, baselines).
-
-    The tokenizer (build or chat template) is part of it: another tokenizer may cut elsewhere.
+    """What fitting a request into the model's context depends on (None: no context, baselines):
+    the context, the cell's budget (``model``'s ``sampling.max_tokens``, set per cell) and the
+    tokenizer (build or chat template): another tokenizer may cut elsewhere.
     """
     context = model.get("context")
     if not context:
@@ -276,11 +276,9 @@ def compute_identities(plan: Plan) -> None:
                     for name in {c.model for c in plan.cells}}
     hashes.save()
     for cell in plan.cells:
-        task, mode, model = (
-            cfg["tasks"][cell.task],
-            cfg["modes"][cell.mode],
-            cfg["models"][cell.model],
-        )
+        task, mode = cfg["tasks"][cell.task], cfg["modes"][cell.mode]
+        model = budget.with_max_tokens(cfg["models"][cell.model], budget.max_tokens(
+            cell.model, cfg["models"][cell.model], cell.task, task, mode))
         bench = get_benchmark(task["benchmark"])
         requests = _with_sha(
             {

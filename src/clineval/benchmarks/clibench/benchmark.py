@@ -137,6 +137,11 @@ class CliBenchBenchmark(StandardBenchmark):
 
         return prompts.shortened(example, fields[prompts.FIELD])
 
+    def style(self, mode: Record) -> str:
+        from clineval.benchmarks.clibench import prompts
+
+        return prompts.answer_style(mode)
+
     def baseline(self, name: str, task: Record, examples: list[Record]) -> Callable[[Record], str]:
         from clineval.benchmarks.clibench import baselines
 

@@ -51,6 +51,10 @@ class MedDisKBenchmark(StandardBenchmark):
     def derive(self, task: Record, sources: dict[str, Path]) -> tuple[list[Record], list[Record]]:
         return derive(task["data"], sources["kb"], exemplar_count(task, PAPER_DEMOS))
 
+    def style(self, mode: Record) -> str:
+        """Always ``direct``: the paper's demonstrations answer in one sentence."""
+        return "direct"
+
     def build_requests(self, task: Record, mode: Record, templates: Record,
                        examples: list[Record], exemplars: list[Record],
                        prompt_kind: str = "chat") -> list[Record]:

@@ -53,6 +53,10 @@ class MedEvalBenchmark(StandardBenchmark):
             limit=data.get("limit"),
         )
 
+    def style(self, mode: Record) -> str:
+        """Always ``direct``: the paper asks for direct answers only (prompts.py)."""
+        return "direct"
+
     def build_requests(self, task: Record, mode: Record, templates: Record,
                        examples: list[Record], exemplars: list[Record],
                        prompt_kind: str = "chat") -> list[Record]:

@@ -41,7 +41,7 @@ class Sampling:
     temperature: float = setting(MISSING, ge=0)
     top_p: float | None = setting(None, gt=0, le=1)
     top_k: int | None = setting(None, ge=0)
-    max_tokens: int = setting(MISSING, ge=1)
+    max_tokens: int | None = setting(None, ge=1)  # null: each task's budget (config/budget.py)
     seed: int = MISSING
     repetition_penalty: float | None = setting(None, gt=0)
     stop: Any = None  # a string or a list of strings

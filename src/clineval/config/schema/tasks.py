@@ -17,6 +17,15 @@ ACCESS = ("public", "credentialed")
 
 
 @dataclass
+class Budget:
+    """``max_tokens`` of a task: the tokens an answer may take, per answer style
+    (config/budget.py)."""
+
+    direct: int | None = setting(None, ge=1)
+    reasoning: int | None = setting(None, ge=1)
+
+
+@dataclass
 class Task:
     """The keys of every task; ``data``, ``exemplars`` and ``scoring`` are its benchmark's."""
 
@@ -28,6 +37,7 @@ class Task:
     access: str | None = setting(None, choices=ACCESS, noun="access levels")
     resources: Resources | None = None  # its scoring jobs on a cluster
     truncation: Truncation | None = None
+    max_tokens: Budget | None = None  # the paper's answer budget per style
     data: dict[str, Any] = MISSING
     exemplars: Exemplars | None = None
     scoring: dict[str, Any] | None = None
