@@ -20,6 +20,7 @@ from typing import Any
 import pytest
 from workflow_run import snakemake
 
+from clineval.benchmarks.meddisk.synthetic import write_demo_kb
 from clineval.errors import ConfigError
 from clineval.mimic.synthetic_mimic4 import Layout, write_mimic4
 from clineval.workflow.plan import build_plan
@@ -127,6 +128,32 @@ def test_a_skipped_task_sends_nothing(tmp_path):
     """CLUE's paper grid with no files: every task is skipped, so none stops the model."""
     p = plan(tmp_path, "grid=clue_paper", GPT4O)
     assert not p.cells and "clue_mednli" in p.skipped
+
+
+def test_an_unreleased_or_private_kb_needs_its_own_setting(tmp_path):
+    """MedDisK's KB is unreleased, not credentialed; a user's own KB is private. Either stops an
+    API model with its own reason, and allow_private_data (not the credentialed flag) allows it."""
+    kb = tmp_path / "kb.jsonl"
+    write_demo_kb(kb)
+    official = ["grid=meddisk_demo", GPT4O, "grid.select.tasks=[meddisk_zh]",
+                "tasks.meddisk_zh.data.source=official", f"tasks.meddisk_zh.data.kb={kb}",
+                "models.gpt4o.access.allow_credentialed_data=true"]
+    message = refused(tmp_path, *official)
+    assert message.startswith("models.gpt4o (openai backend) would receive unreleased data from "
+                              "1 cell: gpt4o/meddisk_zh/one_shot. Its authors have not "
+                              "released it (MedDisK's knowledge base"), message
+    assert "models.gpt4o.access.allow_private_data=true" in message
+    assert "(meddisk_zh: access unreleased)" in message and "credentialed" not in message
+    private = refused(tmp_path, *official, "tasks.meddisk_zh.access=private")
+    assert "would receive private data from 1 cell: gpt4o/meddisk_zh/one_shot. It is your own " \
+           "unreleased data" in private
+    assert "models.gpt4o.access.allow_private_data=true" in private
+    for tier in ("unreleased", "private"):
+        p = plan(tmp_path, *official, f"tasks.meddisk_zh.access={tier}",
+                 "+models.gpt4o.access.allow_private_data=true")
+        assert gpt4o_cells(p) == {"gpt4o/meddisk_zh/one_shot"}
+        assert p.tier("meddisk_zh") == tier and p.credentialed("meddisk_zh")
+    assert plan(tmp_path, *official[:3]).tier("meddisk_zh") == "synthetic"  # the demo KB
 
 
 def test_the_tiers_are_the_schema_choices(tmp_path):
