@@ -6,17 +6,21 @@ import os
 import re
 import subprocess
 import sys
+from collections.abc import Mapping
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
 
 
-def snakemake(workdir: Path, *args: str, overrides: str = "") -> subprocess.CompletedProcess:
+def snakemake(workdir: Path, *args: str, overrides: str = "",
+              env: Mapping[str, str] | None = None) -> subprocess.CompletedProcess:
+    """Run Snakemake in ``workdir`` (``env``: variables set on top of this process's)."""
     env = {
         **os.environ,
         "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}",
         "HF_HUB_OFFLINE": "1",
         "TRANSFORMERS_OFFLINE": "1",
+        **(env or {}),
     }
     env.pop("CLINEVAL_MEDCALC_CSV", None)
     cmd = [

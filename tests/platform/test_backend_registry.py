@@ -16,8 +16,9 @@ import clineval.inference as inference
 from clineval.config.compose import ConfigError
 from clineval.config.prompt_kind import prompt_kind
 from clineval.config.schema.models import model_schema
-from clineval.config.validate import check_credentialed, validate_model
+from clineval.config.validate import validate_model
 from clineval.inference import factory, registry
+from clineval.workflow.access import refuses
 from clineval.workflow.plan import build_plan
 from clineval.workflow.resources import conda_env, model_resources
 
@@ -191,9 +192,8 @@ def test_a_new_backend_gets_its_prompt_kind_resources_and_loader_from_its_declar
         validate_model("echo", {**served, "prompt_kind": "completion"})
     with pytest.raises(ConfigError, match=r"models\.echo: key\(s\) path do not apply"):
         validate_model("echo", echo_model(echo, access={"allow_credentialed_data": False}))
-    cfg = {"grid": {}, "tasks": {"t": {"access": "credentialed"}}, "models": {"echo": served}}
-    with pytest.raises(ConfigError, match=r"models\.echo \(echo backend\) would receive"):
-        check_credentialed(cfg)
+    assert refuses(served, "credentialed") and refuses(served, "private")  # remote: guarded
+    assert not refuses(served, "synthetic") and not refuses(served, "public")
     assert factory.make_token_counter(served, None)([{"role": "user", "content": "abcdef"}]) > 0
 
 

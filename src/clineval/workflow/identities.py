@@ -21,6 +21,7 @@ import yaml
 from clineval.benchmarks import get_benchmark
 from clineval.config import budget, slices
 from clineval.config.prompt_kind import prompt_kind
+from clineval.config.schema.tasks import RESTRICTED
 from clineval.config.validate import table_tasks, validate_model
 from clineval.errors import ConfigError
 from clineval.inference import gguf_model
@@ -44,6 +45,17 @@ REPORT_ONLY = ("caption",)
 FIGURES_VERSION = "1"
 #: Bump when src/clineval/report/page.py lays the page out anew: the report is rendered again.
 REPORT_PAGE_VERSION = "2"
+
+
+def _request_settings(task: dict[str, Any]) -> dict[str, Any]:
+    """The task's settings in its requests identity: all but :data:`NOT_IN_REQUESTS`, with
+    ``access`` as whether its official files may be shared: ``public``, else ``credentialed``
+    (the two values it had before the other tiers). The tier changes no request: declaring one
+    (MedDisK's ``unreleased``, a user's ``private``) moves no artifact."""
+    kept = {k: v for k, v in task.items() if k not in NOT_IN_REQUESTS}
+    if kept.get("access") in RESTRICTED:
+        kept["access"] = "credentialed"
+    return kept
 
 
 def _strip(model: dict[str, Any]) -> dict[str, Any]:
@@ -287,7 +299,7 @@ def compute_identities(plan: Plan) -> None:
                 "credentialed": plan.credentialed(cell.task),
                 "data": data_sha[cell.task],
                 "benchmark": task["benchmark"],
-                "task": {k: v for k, v in task.items() if k not in NOT_IN_REQUESTS},
+                "task": _request_settings(task),
                 "mode_name": cell.mode,
                 "mode": mode,
                 "templates": templates[cell.task],

@@ -12,6 +12,7 @@ from typing import Any, TypeVar
 from clineval.benchmarks import get_benchmark
 from clineval.benchmarks.base import DerivedInput, derived_scoring_inputs
 from clineval.config.presets import scoring_judges
+from clineval.config.schema.tasks import RESTRICTED, SYNTHETIC
 from clineval.config.validate import table_tasks
 from clineval.inference.registry import BackendSpec, backend_of
 from clineval.io import write_text
@@ -299,10 +300,19 @@ class Plan:
         return self._memo(("manifest", step, key),
                           lambda: self.results / "jobs" / step / f"{key}.json")
 
-    def credentialed(self, task: str) -> bool:
-        """Artifacts of the task derive from credentialed data (not the synthetic demo)."""
+    def tier(self, task: str) -> str:
+        """The data-access tier of the files the task reads: ``synthetic`` for the demo's,
+        else the tier its ``access`` declares for its official files (null: ``public``)."""
         spec = self.cfg["tasks"][task]
-        return spec.get("access") == "credentialed" and spec["data"].get("source") != "demo"
+        if spec["data"].get("source") == "demo":
+            return SYNTHETIC
+        return str(spec.get("access") or "public")
+
+    def credentialed(self, task: str) -> bool:
+        """Artifacts of the task derive from files that may not be shared: credentialed,
+        unreleased or private ones, not the synthetic demo (the ``credentialed`` flag of its
+        identities and records; DVC keeps them off remotes unless ``dvc.push_credentialed``)."""
+        return self.tier(task) in RESTRICTED
 
     # -- identities ----------------------------------------------------------------------------
     def write_identities(self) -> int:

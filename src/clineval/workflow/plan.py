@@ -13,6 +13,7 @@ from clineval.benchmarks import get_benchmark
 from clineval.config.compose import ConfigError, compose_config, parse_overrides
 from clineval.config.validate import table_tasks, validate
 from clineval.inference.registry import backend_of
+from clineval.workflow.access import check_access
 from clineval.workflow.identities import compute_identities
 from clineval.workflow.layout import Cell, Plan, file_hash_memo
 from clineval.workflow.roots import grid_roots
@@ -85,7 +86,8 @@ def build_plan(
     results: Path = Path("results"),
     data_root: Path = Path("data"),
 ) -> Plan:
-    """Compose, validate and expand the grid; compute (not yet write) all identities.
+    """Compose, validate and expand the grid; check which data its cells would send to remote
+    models (:mod:`clineval.workflow.access`); compute (not yet write) all identities.
 
     ``results`` and ``data_root`` are the roots: the plan's own folders are the grid's below
     them (:mod:`clineval.workflow.roots`).
@@ -125,6 +127,7 @@ def build_plan(
         cells = [c for c in cells if c in shown_cells]
     plan = Plan(conf_dir, results, data_root, cfg, cells, tables, skipped=skipped,
                 file_hashes=hashes, figures=_figures(cfg, tables))
+    check_access(plan)  # the cells it builds, on the files they read
     compute_identities(plan)
     return plan
 

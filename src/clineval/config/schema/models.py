@@ -65,7 +65,13 @@ class Resources:
 
 @dataclass
 class Access:
+    """What a remote model may receive beyond public and synthetic data (the tiers of
+    :data:`clineval.config.schema.tasks.ACCESS`; :mod:`clineval.workflow.access`)."""
+
+    #: credentialed data (MIMIC, ...): a remote model must say true or false
     allow_credentialed_data: bool | None = None
+    #: unreleased and private data (a MedDisK knowledge base, the user's own files); null: false
+    allow_private_data: bool | None = None
 
 
 @dataclass
