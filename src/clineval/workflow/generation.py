@@ -76,8 +76,9 @@ class RequestCache:
     def __init__(self, path: Path, generation_sha: str, per_example: bool = False):
         self.path = path
         self.generation_sha = generation_sha
-        #: a baseline answers from the example (its gold labels), not from the prompt: two
-        #: examples with the same prompt must not share its answer
+        #: a baseline (from the example's gold labels) or recorded outputs (by example id)
+        #: answer the example, not the prompt: two examples with the same prompt must not
+        #: share an answer
         self.per_example = per_example
         self.done: dict[str, dict[str, Any]] = {}
         stem = path.name.split(".")[0]
@@ -148,6 +149,8 @@ def _cell_record(
         inputs["examples"] = job.examples
     if model_dir is not None and (model_dir / "config.json").is_file():
         inputs["model_config"] = model_dir / "config.json"
+    if backend_of(ident["model"]).recorded:  # the file of outputs read, by its hash
+        inputs["recorded"] = Path(ident["model"]["recorded"]["path"]).expanduser()
     upstream_path = prov_path(job.requests)
     upstream = read_record(upstream_path) if upstream_path.is_file() else {}
     model = ident["model"]
@@ -207,7 +210,7 @@ def _read_cells(jobs: Sequence[CellJob], shard: Shard) -> list[_Cell]:
         if len(models) > 1:
             raise ValueError(f"one generation job serves one model, got {sorted(models)}")
         reqs = shard.take(read_jsonl(job.requests, ("id", "messages", "request_sha")))
-        cache = RequestCache(job.cache, sha, per_example=backend_of(ident["model"]).baseline)
+        cache = RequestCache(job.cache, sha, per_example=backend_of(ident["model"]).per_example)
         todo = [r for r in reqs if cache.key(r) not in cache.done]
         cells.append(_Cell(job, sha, ident, reqs, cache, todo))
     return cells
