@@ -91,20 +91,24 @@ def echo(tmp_path, monkeypatch):
     sys.modules.pop("clineval.inference.echo_backend", None)
 
 
-def test_the_registry_finds_the_four_backends_with_their_capabilities():
+def test_the_registry_finds_the_five_backends_with_their_capabilities():
     found = registry.backends()
-    assert list(found) == ["baseline", "openai", "transformers", "vllm"]
-    capabilities = {name: (s.local_weights, s.remote, s.chat_only, s.baseline, s.conda_env)
+    assert list(found) == ["baseline", "openai", "recorded", "transformers", "vllm"]
+    capabilities = {name: (s.local_weights, s.remote, s.chat_only, s.baseline, s.recorded,
+                           s.per_example, s.conda_env)
                     for name, s in found.items()}
     assert capabilities == {
-        "baseline": (False, False, False, True, "cpu.yaml"),
-        "openai": (False, True, True, False, "cpu.yaml"),
-        "transformers": (True, False, False, False, "cpu.yaml"),
-        "vllm": (True, False, False, False, "vllm.yaml"),
+        "baseline": (False, False, False, True, False, True, "cpu.yaml"),
+        "openai": (False, True, True, False, False, False, "cpu.yaml"),
+        "recorded": (False, False, False, False, True, True, "cpu.yaml"),
+        "transformers": (True, False, False, False, False, False, "cpu.yaml"),
+        "vllm": (True, False, False, False, False, False, "vllm.yaml"),
     }
     assert {name: sorted(s.sections) for name, s in found.items()} == {
-        "baseline": [], "openai": ["api", "client"], "transformers": ["engine"],
-        "vllm": ["engine"]}
+        "baseline": [], "openai": ["api", "client"], "recorded": ["recorded"],
+        "transformers": ["engine"], "vllm": ["engine"]}
+    assert found["recorded"].required == {"recorded": ("path",)}
+    assert found["recorded"].batch_size({}, 1047) == 1047
     assert found["vllm"].required == {"context": ("max_model_len",)}
     assert found["openai"].required == {"api": ("base_url", "model")}
     assert found["transformers"].unsupported_sampling == {"stop", "json_schema"}
@@ -112,7 +116,7 @@ def test_the_registry_finds_the_four_backends_with_their_capabilities():
                                           "one GPU per tensor-parallel shard")
     assert registry.get_backend("vllm") is found["vllm"]
     with pytest.raises(KeyError, match="unknown backend 'tgi'; known: baseline, openai, "
-                                       "transformers, vllm"):
+                                       "recorded, transformers, vllm"):
         registry.get_backend("tgi")
 
 
@@ -131,7 +135,7 @@ def test_the_backends_import_without_the_projects_config_libraries():
             "from clineval.inference.registry import backends; print(sorted(backends()))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert out.returncode == 0, out.stderr[-2000:]
-    assert out.stdout.strip() == "['baseline', 'openai', 'transformers', 'vllm']"
+    assert out.stdout.strip() == "['baseline', 'openai', 'recorded', 'transformers', 'vllm']"
 
 
 def test_the_required_marker_is_omegaconfs():
@@ -143,8 +147,8 @@ def test_the_required_marker_is_omegaconfs():
 
 
 def test_an_unknown_backend_is_refused_until_its_module_exists(tmp_path):
-    with pytest.raises(ConfigError, match=r"valid backends: baseline, openai, transformers, "
-                                          r"vllm$"):
+    with pytest.raises(ConfigError, match=r"valid backends: baseline, openai, recorded, "
+                                          r"transformers, vllm$"):
         validate_model("echo", echo_model(tmp_path))
 
 

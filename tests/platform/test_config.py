@@ -91,7 +91,8 @@ def test_unknown_mode_in_task_lists_modes(tmp_path):
 
 
 def test_unknown_backend_is_refused(tmp_path):
-    with pytest.raises(ConfigError, match="backends: baseline, openai, transformers, vllm"):
+    with pytest.raises(ConfigError,
+                       match="backends: baseline, openai, recorded, transformers, vllm"):
         plan(tmp_path, "models.tiny_llama.backend=telepathy")
 
 

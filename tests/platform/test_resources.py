@@ -75,8 +75,8 @@ def test_overrides_reach_the_slurm_request(tmp_path):
 
 def test_conda_env_per_backend_exists():
     envs = {name: conda_env({"backend": name}) for name in backends()}
-    assert envs == {"baseline": "cpu.yaml", "openai": "cpu.yaml", "transformers": "cpu.yaml",
-                    "vllm": "vllm.yaml"}
+    assert envs == {"baseline": "cpu.yaml", "openai": "cpu.yaml", "recorded": "cpu.yaml",
+                    "transformers": "cpu.yaml", "vllm": "vllm.yaml"}
     for name in ("vllm", "cpu"):
         assert (REPO / "envs" / f"{name}.yaml").is_file()
         assert (REPO / "envs" / f"{name}.post-deploy.sh").is_file()

@@ -218,7 +218,7 @@ def test_a_value_in_a_grid_or_a_model_file_names_that_file(tmp_path):
      r"models\.tiny_llama\.sampling\.temprature: unknown key",
      "valid keys: json_schema, max_tokens, repetition_penalty, seed, stop, temperature,"),
     ("models.tiny_llama.backend=telepathy", r"models\.tiny_llama\.backend='telepathy'",
-     "valid backends: baseline, openai, transformers, vllm"),
+     "valid backends: baseline, openai, recorded, transformers, vllm"),
     ("models.tiny_llama.engine.batch_size=0",
      r"models\.tiny_llama\.engine\.batch_size=0: out of range", "valid values: >= 1"),
     ("modes.cot.exemplars=-1", r"modes\.cot\.exemplars=-1: out of range", "valid values: >= 0"),

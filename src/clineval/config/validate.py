@@ -63,9 +63,12 @@ def validate_model(name: str, model: Mapping[str, Any]) -> None:
     if spec.baseline:
         _require(where, model, ("baseline",))
         return
-    sampling = model.get("sampling") or {}
-    _require(f"{where}.sampling", sampling, ("temperature", "seed"))
-    _forbid(f"{where}.sampling", sampling, backend, spec.unsupported_sampling)
+    if spec.recorded:  # reads its outputs: nothing is sampled, no context is filled
+        _forbid(where, model, backend, ("sampling", "context"))
+    else:
+        sampling = model.get("sampling") or {}
+        _require(f"{where}.sampling", sampling, ("temperature", "seed"))
+        _forbid(f"{where}.sampling", sampling, backend, spec.unsupported_sampling)
     _forbid(where, model, backend, _foreign(spec.sections, spec.local_weights))
     if spec.chat_only and model.get("prompt_kind") == "completion":
         raise ConfigError(f"{where}.prompt_kind=completion: the {backend} backend sends "

@@ -8,13 +8,13 @@ from typing import Any, Protocol
 
 #: Fields a backend fills only where it has them; left out of the record when empty, so the
 #: records of backends that never set them keep their exact content.
-OPTIONAL_FIELDS = ("ignored_settings", "logprobs", "alternatives")
+OPTIONAL_FIELDS = ("ignored_settings", "logprobs", "alternatives", "recorded_verdict")
 
 
 @dataclass(frozen=True)
 class Generation:
     output: str
-    finish_reason: str  # "stop" | "length" | "baseline"
+    finish_reason: str  # "stop" | "length" | "baseline" | "recorded"
     prompt_tokens: int | None = None
     completion_tokens: int | None = None
     #: settings the request asked for that the response shows the server did not apply
@@ -24,6 +24,9 @@ class Generation:
     logprobs: list[dict[str, Any]] | None = None
     #: the outputs of choices 2..n, where ``n`` > 1 was asked for and the server returned them
     alternatives: tuple[str, ...] = ()
+    #: the verdict a recorded file's own scorer gave the output (MedCalc-Bench's ``Result``:
+    #: ``Correct`` or ``Incorrect``), kept to compare with clineval's
+    recorded_verdict: str | None = None
 
     def as_dict(self) -> dict[str, Any]:
         record = asdict(self)

@@ -76,8 +76,9 @@ class RequestCache:
     def __init__(self, path: Path, generation_sha: str, per_example: bool = False):
         self.path = path
         self.generation_sha = generation_sha
-        #: a baseline answers from the example (its gold labels), not from the prompt: two
-        #: examples with the same prompt must not share its answer
+        #: a baseline (from the example's gold labels) or recorded outputs (by example id)
+        #: answer the example, not the prompt: two examples with the same prompt must not
+        #: share an answer
         self.per_example = per_example
         self.done: dict[str, dict[str, Any]] = {}
         stem = path.name.split(".")[0]
@@ -148,6 +149,8 @@ def _cell_record(
         inputs["examples"] = job.examples
     if model_dir is not None and (model_dir / "config.json").is_file():
         inputs["model_config"] = model_dir / "config.json"
+    if backend_of(ident["model"]).recorded:  # the file of outputs read, by its hash
+        inputs["recorded"] = Path(ident["model"]["recorded"]["path"]).expanduser()
     upstream_path = prov_path(job.requests)
     upstream = read_record(upstream_path) if upstream_path.is_file() else {}
     model = ident["model"]
@@ -207,7 +210,7 @@ def _read_cells(jobs: Sequence[CellJob], shard: Shard) -> list[_Cell]:
         if len(models) > 1:
             raise ValueError(f"one generation job serves one model, got {sorted(models)}")
         reqs = shard.take(read_jsonl(job.requests, ("id", "messages", "request_sha")))
-        cache = RequestCache(job.cache, sha, per_example=backend_of(ident["model"]).baseline)
+        cache = RequestCache(job.cache, sha, per_example=backend_of(ident["model"]).per_example)
         todo = [r for r in reqs if cache.key(r) not in cache.done]
         cells.append(_Cell(job, sha, ident, reqs, cache, todo))
     return cells
@@ -236,8 +239,14 @@ def batches(lengths: Sequence[int], size: int, max_padding: float | None) -> lis
 
 
 def budget_of(cell: _Cell) -> int | None:
-    """The cell's ``max_tokens`` (its identity's model sampling; None for a baseline)."""
+    """The cell's ``max_tokens`` (its identity's model sampling; None where nothing is sampled:
+    a baseline, recorded outputs)."""
     return (cell.ident["model"].get("sampling") or {}).get("max_tokens")
+
+
+def with_budget(backend: Backend, budget: int | None) -> Backend:
+    """``backend`` with the cell's budget; itself for a cell without one (nothing sampled)."""
+    return backend if budget is None else backend.with_max_tokens(budget)
 
 
 def _generate_pooled(cells: list[_Cell], backend: Backend, label: str) -> None:
@@ -251,7 +260,7 @@ def _generate_pooled(cells: list[_Cell], backend: Backend, label: str) -> None:
     with progress_bar(sum(len(c.todo) for c in cells), label, unit="req") as bar:
         for budget in budgets:
             group = [c for c in cells if budget_of(c) == budget]
-            engine = backend if budget is None else backend.with_max_tokens(budget)
+            engine = with_budget(backend, budget)
             measured = sorted(((_length(engine, r), c, r) for c in group for r in c.todo),
                               key=lambda lcr: -lcr[0])
             pooled = [(c, r) for _, c, r in measured]
@@ -286,7 +295,7 @@ def generate_cells(
         backend = engine.get(pending[0].ident, pending[0].job)
         pending[0].loads = engine.loads
         for cell in pending:
-            cell.settings = backend.with_max_tokens(budget_of(cell)).effective_settings()
+            cell.settings = with_budget(backend, budget_of(cell)).effective_settings()
         _generate_pooled(pending, backend, f"{pending[0].ident['model_name']} "
                                            f"({len(pending)} cells)")
     else:

@@ -126,6 +126,20 @@ def _weights(name: str, model: dict[str, Any], hashes: FileHashCache) -> dict[st
             if p.is_file() and p.suffix in WEIGHT_SUFFIXES and ".cache" not in p.parts}
 
 
+def _recorded(name: str, model: dict[str, Any], hashes: FileHashCache) -> dict[str, str] | None:
+    """A recorded model's file (``recorded.path``): its name and sha256, which a pin
+    (``recorded.sha256``) must match; None for other models."""
+    if not backend_of(model).recorded:
+        return None
+    spec = model["recorded"]
+    path = Path(spec["path"]).expanduser()
+    digest = hashes.sha256(path, f"models.{name}.recorded.path")
+    if spec.get("sha256") and spec["sha256"] != digest:
+        raise ConfigError(f"models.{name}.recorded.sha256: {path} has sha256 {digest}, but the "
+                          f"config pins {spec['sha256']} (the file changed)")
+    return {"file": path.name, "sha256": digest}
+
+
 def _chat_template_sha(model_dir: Path | None) -> str | None:
     """Hash of a local model's chat template files, when they exist at plan time."""
     if model_dir is None:
@@ -284,6 +298,8 @@ def compute_identities(plan: Plan) -> None:
     }
     weights = {name: _weights(name, cfg["models"][name], hashes)
                for name in {c.model for c in plan.cells}}
+    recorded = {name: _recorded(name, cfg["models"][name], hashes)
+                for name in {c.model for c in plan.cells}}
     prompt_kinds = {name: prompt_kind(name, cfg["models"][name])
                     for name in {c.model for c in plan.cells}}
     hashes.save()
@@ -324,6 +340,8 @@ def compute_identities(plan: Plan) -> None:
                 "chat_template_sha": chat_templates[cell.model],
                 # only for a local folder (`path`), so that other models keep their identities
                 **({"weights": weights[cell.model]} if weights[cell.model] is not None else {}),
+                # only for recorded outputs, likewise
+                **({"recorded": recorded[cell.model]} if recorded[cell.model] else {}),
                 "baseline_settings": (task.get("scoring") or {}).get("baselines")
                 if backend_of(model).baseline
                 else None,
@@ -370,6 +388,7 @@ def compute_identities(plan: Plan) -> None:
                     k: cfg["models"][m].get(k)
                     for k in ("id", "display_name", "size", "smoke", "backend")
                 } | _sliced_model(cfg, m, table_tasks(cfg["tables"][name]))
+                | ({"recorded": recorded[m]} if recorded.get(m) else {})
                 for m in sorted(used)
             },
             "modes": {m: cfg["modes"][m] for m in cfg["tables"][name]["modes"]},
@@ -394,6 +413,7 @@ def compute_identities(plan: Plan) -> None:
             "spec": cfg["figures"][name],
             "tables": {t: ids[f"tables/{t}"]["sha"] for t in shown},
             "models": {m: {k: cfg["models"][m].get(k) for k in ("display_name", "smoke")}
+                       | ({"recorded": recorded[m]} if recorded.get(m) else {})
                        for m in used},
             "tasks": {t: cfg["tasks"][t].get("display_name") for t in tasks},
             "modes": {m: cfg["modes"][m]["description"] for m in modes},
@@ -406,7 +426,8 @@ def compute_identities(plan: Plan) -> None:
 
 def _report_identity(plan: Plan) -> dict[str, Any]:
     """What ``results/report/index.html`` shows: the grid, each table's section, title, caption
-    and identity (leaderboard first), the figures' specs and the smoke models."""
+    and identity (leaderboard first), the figures' specs, the smoke models and the models of
+    recorded outputs."""
     cfg, ids = plan.cfg, plan.identities
     tables = [
         {"table": name, "section": plan.table_section(name),
@@ -415,6 +436,7 @@ def _report_identity(plan: Plan) -> dict[str, Any]:
         for name in plan.report_tables()
     ]
     models = {m for cells in plan.tables.values() for m in (c.model for c in cells)}
+    recorded = sorted(m for m in models if backend_of(cfg["models"][m]).recorded)
     return {
         "kind": "report",
         "page_version": REPORT_PAGE_VERSION,
@@ -429,4 +451,6 @@ def _report_identity(plan: Plan) -> dict[str, Any]:
             for name in sorted(plan.figures)
         },
         "smoke_models": sorted(m for m in models if cfg["models"][m].get("smoke")),
+        # only with recorded outputs, so that other reports keep their identities
+        **({"recorded_models": recorded} if recorded else {}),
     }

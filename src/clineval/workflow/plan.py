@@ -40,6 +40,19 @@ def _check_baselines(cfg: dict[str, Any]) -> None:
             )
 
 
+def _check_recorded_modes(cfg: dict[str, Any], cells: Sequence[Cell]) -> None:
+    """A recorded model whose file answers one mode's prompts (``recorded.mode``) runs in no
+    other mode: the same outputs would be scored as another mode's."""
+    for model in sorted({c.model for c in cells}):
+        mode = (cfg["models"][model].get("recorded") or {}).get("mode")
+        other = sorted({c.mode for c in cells if c.model == model} - {mode}) if mode else []
+        if other:
+            raise ConfigError(
+                f"models.{model}.recorded.mode={mode!r}: its outputs answer the {mode} prompts, "
+                f"but the grid also runs it in {', '.join(other)}; select that mode "
+                f"(grid.select.modes=[{mode}]) or narrow the tasks' modes")
+
+
 def expand_cells(cfg: dict[str, Any], skipped: Sequence[str] = ()) -> list[Cell]:
     """Models x tasks x modes after ``grid.select``, without the ``skipped`` tasks."""
     select = cfg["grid"].get("select") or {}
@@ -125,6 +138,7 @@ def build_plan(
     if keep_tables is not None:  # the selected tables' cells only
         shown_cells = {c for table in tables.values() for c in table}
         cells = [c for c in cells if c in shown_cells]
+    _check_recorded_modes(cfg, cells)
     plan = Plan(conf_dir, results, data_root, cfg, cells, tables, skipped=skipped,
                 file_hashes=hashes, figures=_figures(cfg, tables))
     check_access(plan)  # the cells it builds, on the files they read

@@ -25,7 +25,13 @@ from clineval.io import (
 from clineval.provenance.location import located
 from clineval.provenance.manifest import environment
 from clineval.provenance.record import FileHashes, make_record, prov_path, write_record
-from clineval.tables.format import SLICE_MARK, reading_note, slice_note
+from clineval.tables.format import (
+    RECORDED_MARK,
+    SLICE_MARK,
+    reading_note,
+    recorded_note,
+    slice_note,
+)
 from clineval.tables.leaderboard import LAYOUT as LEADERBOARD
 from clineval.tables.leaderboard import build_leaderboard
 from clineval.workflow.progress import progress
@@ -290,7 +296,8 @@ def table_texts(
             {
                 **scored,
                 "display_name": shown["display_name"] + (SLICE_MARK if shown.get("sliced")
-                                                         else ""),
+                                                         else "")
+                + (RECORDED_MARK if shown.get("recorded") else ""),
                 "size": shown["size"],
                 "smoke": bool(shown["smoke"]),
             }
@@ -314,6 +321,10 @@ def table_texts(
     sliced = [m["display_name"] for _, m in sorted(ident["models"].items()) if m.get("sliced")]
     if sliced:
         built.notes.append(slice_note(sliced))
+    recorded = [(m["display_name"], m["recorded"]["file"], m["recorded"]["sha256"])
+                for _, m in sorted(ident["models"].items()) if m.get("recorded")]
+    if recorded:
+        built.notes.append(recorded_note(recorded))
     for bench_name in sorted(set(benchmarks.values())):
         shown = [c for c in cells if benchmarks[c["task"]] == bench_name]
         note = reading_note(get_benchmark(bench_name).literal_reading,
