@@ -168,6 +168,7 @@ def run(conf: Path, overrides: list[str], out: Path, models: list[str] | None,
     if missing:
         print(f"clineval: {len(missing)} cell(s) not scored under the plan's settings, e.g. "
               f"{missing[0]}: their model x task is not exported; run snakemake all_scores "
-              "first", file=sys.stderr)
+              "first (and this command where Snakemake ran, with the same overrides)",
+              file=sys.stderr)
         return 1
     return 0
