@@ -13,7 +13,7 @@ from clineval.workflow.missing import forget_unfinished
 from clineval.workflow.missing import targets as missing_files
 from clineval.workflow.check_data import check_data
 from clineval.workflow.job_errors import short_messages
-from clineval.workflow.manifests import FIGURE_FILES, TABLE_FILES, write_manifests
+from clineval.workflow.manifests import EXPORT_FILES, FIGURE_FILES, TABLE_FILES, write_manifests
 from clineval.workflow.layout import Cell
 from clineval.workflow.plan_cache import load_plan
 from clineval.workflow.slurm import check as slurm_preflight
@@ -205,6 +205,24 @@ def figure_tables(wildcards):
 def table_rows(wildcards):
     """Per-example score rows of the table's cells (its statistics resample them)."""
     return [str(PLAN.artifact("scores", c)) for c in PLAN.tables[wildcards.table]]
+
+
+def export_inputs(wildcards):
+    """The export's identity and manifest, and its cells' files."""
+    inputs = {"identity": str(PLAN.identity_file("export-eee", wildcards.model, wildcards.task)),
+              "manifest": str(PLAN.manifest_file("export-eee", wildcards.model, wildcards.task))}
+    for i, c in enumerate(PLAN.export_cells(wildcards.model, wildcards.task)):
+        inputs |= {f"summary_{i}": str(PLAN.artifact("scores", c, ".json")),
+                   f"rows_{i}": str(PLAN.artifact("scores", c)),
+                   f"requests_{i}": str(PLAN.artifact("requests", c)),
+                   f"generations_{i}": str(PLAN.artifact("generations", c)),
+                   f"meta_{i}": str(PLAN.artifact("generations", c, ".meta.json"))}
+    return inputs
+
+
+def all_export_outputs():
+    return [str(p) for model, task in PLAN.export_groups()
+            for p in PLAN.export_outputs(model, task)]
 
 
 def of_benchmark(function, benchmark):

@@ -36,6 +36,7 @@ LAYERS: tuple[tuple[tuple[str, ...], ...], ...] = (
     (("clineval.benchmarks.base",),),  # the benchmark SDK (docs/sdk.md)
     tuple((p,) for p in PACKAGES),  # the benchmarks, independent of each other
     (("clineval.benchmarks",),),  # the registry: a task's ``benchmark`` -> its package
+    (("clineval.export",),),  # results in other projects' formats (Every Eval Ever)
     (("clineval.config",), ("clineval.report",)),  # compose and validate; the report page
     (("clineval.workflow",),),  # planning, the steps rules call, settling, auditing, DVC, SLURM
     (("clineval.cli",),),

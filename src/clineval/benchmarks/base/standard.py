@@ -78,6 +78,9 @@ class StandardBenchmark(DeclaredAggregates):
     #: prompt text); None where the two readings never differ. Rows where they differ carry
     #: ``literal``: the row's fields under that reading (:func:`literal_rows`).
     literal_reading: str | None = None
+    #: The headline metrics where lower is better (shell-style patterns over their names; an
+    #: export says so, docs/export.md); every other one is better higher.
+    lower_is_better: tuple[str, ...] = ()
 
     @property
     def title(self) -> str:

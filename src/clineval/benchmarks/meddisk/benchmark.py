@@ -36,6 +36,8 @@ class MedDisKBenchmark(StandardBenchmark):
     # float64 (its float32 cosines differed between processors by about 1e-8)
     scoring_version = "4"
     baselines = baselines.BASELINES
+    #: the share of completely wrong answers
+    lower_is_better = ("share.cw",)
 
     def source_files(self, task: Record, data_root: Path, task_name: str) -> dict[str, Path]:
         return demo_or_official(
