@@ -33,8 +33,8 @@ class Problem:
     todo: str  #: lay: what to do after discharge
     #: Diagnoses that arise during the stay (coded at discharge, never in the admission record).
     hospital: tuple[str, ...] = ()
-    #: Words that would name the admission's new diagnoses (``codes``); the admission record
-    #: never holds them (tests/clibench/test_clibench_demo_data.py).
+    #: Words that would name the stay's diagnoses (``codes`` and ``hospital``); the history
+    #: parts of the admission record never hold them (tests/clibench/test_clibench_demo_data.py).
     names: tuple[str, ...] = ()
     #: Chronic conditions the problem implies (a thiazide-induced hyponatremia: hypertension).
     requires: tuple[str, ...] = ()
@@ -77,7 +77,7 @@ PROBLEMS = (
         "Weigh yourself every morning and call your doctor if your weight goes up by more than "
         "3 lbs in a day or 5 lbs in a week.",
         hospital=("E876",),
-        names=("heart failure", "respiratory failure"),
+        names=("heart failure", "respiratory failure", "hypokalemia"),
     ),
     Problem(
         ("J189",), "MEDICINE", "fever, productive cough",
@@ -96,7 +96,7 @@ PROBLEMS = (
         "Finish all of your antibiotics even if you feel well, and see your primary care doctor "
         "within 1 week.",
         hospital=("E871",),
-        names=("pneumonia",),
+        names=("pneumonia", "hyponatremia"),
     ),
     Problem(
         ("A419", "N390", "N179"), "MEDICINE", "confusion, fever",
@@ -117,7 +117,7 @@ PROBLEMS = (
         "Do not restart your lisinopril until your primary care doctor checks your kidney "
         "function next week.",
         hospital=("I959",),
-        names=("sepsis", "urinary tract infection", "kidney injury"),
+        names=("sepsis", "urinary tract infection", "kidney injury", "hypotension"),
     ),
     Problem(
         ("I214", "I2510"), "CARDIOLOGY", "chest pain",
@@ -137,7 +137,7 @@ PROBLEMS = (
         "Do not stop ticagrelor unless your cardiologist tells you to, and join the cardiac "
         "rehabilitation program.",
         hospital=("E876",),
-        names=("myocardial infarction", "NSTEMI", "coronary artery disease"),
+        names=("myocardial infarction", "NSTEMI", "coronary artery disease", "hypokalemia"),
     ),
     Problem(
         ("J441",), "MEDICINE", "wheezing, shortness of breath",
@@ -174,7 +174,7 @@ PROBLEMS = (
         "Avoid ibuprofen, naproxen and aspirin, and come back right away if your stools turn "
         "black again.",
         hospital=("I959",),
-        names=("bleed", "ulcer", "anemia"),
+        names=("bleed", "ulcer", "anemia", "hypotension"),
         home_med="Ibuprofen 600 mg PO TID:PRN knee pain",
     ),
     Problem(
@@ -194,7 +194,7 @@ PROBLEMS = (
         "Stop drinking alcohol completely, because drinking again can cause another, more "
         "dangerous attack.",
         hospital=("E860",),
-        names=("pancreatitis", "alcohol use disorder", "alcohol dependence"),
+        names=("pancreatitis", "alcohol use disorder", "alcohol dependence", "dehydration"),
     ),
     Problem(
         ("I639", "I4891"), "NEUROLOGY", "right arm weakness, slurred speech",
@@ -213,7 +213,7 @@ PROBLEMS = (
         "Call 911 right away if you have new weakness, numbness, facial droop or trouble "
         "speaking.",
         hospital=("Z7901",),
-        names=("stroke", "infarct", "atrial fibrillation"),
+        names=("stroke", "infarct", "atrial fibrillation", "anticoagula"),
     ),
     Problem(
         ("I2699",), "MEDICINE", "pleuritic chest pain, dyspnea",
@@ -231,7 +231,7 @@ PROBLEMS = (
         "Do not miss any doses of rivaroxaban and tell every doctor that you take a blood "
         "thinner.",
         hospital=("Z7901", "R0781"),
-        names=("pulmonary embolism",),
+        names=("pulmonary embolism", "anticoagula", "pleurodynia"),
     ),
     Problem(
         ("L03115",), "MEDICINE", "right leg redness",
@@ -249,7 +249,7 @@ PROBLEMS = (
         "Keep your leg raised when you sit and come back if the redness spreads or you get a "
         "fever.",
         hospital=("I872", "E860"),
-        names=("cellulitis",),
+        names=("cellulitis", "venous insufficiency", "dehydration"),
     ),
     Problem(
         ("S72001A", "W19XXXA"), "ORTHOPAEDICS", "right hip pain after fall",
@@ -267,7 +267,7 @@ PROBLEMS = (
         "Keep the incision clean and dry and have your staples removed at your follow-up visit "
         "in 2 weeks.",
         hospital=("D62",),
-        names=("fracture",),
+        names=("fracture", "anemia"),
     ),
     Problem(
         ("E871", "E860"), "MEDICINE", "weakness, poor oral intake",
@@ -284,7 +284,7 @@ PROBLEMS = (
         "Amlodipine 5 mg PO DAILY",
         "Have your blood drawn in 3 days to recheck your sodium level.",
         hospital=("T502X5A",),
-        names=("hyponatremia", "dehydration"),
+        names=("hyponatremia", "dehydration", "adverse effect"),
         requires=("I10",),
         home_med="Hydrochlorothiazide 50 mg PO DAILY",
     ),
