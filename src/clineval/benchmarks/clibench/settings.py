@@ -59,7 +59,8 @@ class Data:
 @dataclass
 class Scoring:
     empty: str = setting("zero", choices=EMPTY_POLICIES)
-    threshold: float | None = setting(None, ge=-1, le=1)  # lowest cosine of a match
+    # the similarity floor: the lowest cosine of a match; null: none (the paper's literal reading)
+    threshold: float | None = setting(0.5, ge=-1, le=1)
     encoder: str | None = None  # a bundled encoder's name or a local model directory
     atc_levels: str = setting("paper", choices=ATC_LEVELS)
     loinc_leaf: str = setting("term", choices=("term", "parent"))
