@@ -254,19 +254,22 @@ def rows_path(summary: Path) -> Path:
     return summary.with_suffix(".jsonl")
 
 
-def literal_differences(bench: Any, cells: list[dict[str, Any]]
+def literal_differences(bench: Any, cells: list[dict[str, Any]], tasks: dict[str, Any]
                         ) -> list[tuple[str, str, float, float]]:
     """Where a cell's headline under the paper's literal reading (its summary's ``literal``)
-    differs from the one shown: (model and mode, metric, shown value, literal value)."""
+    differs from the one shown: (model, task where the table shows several, and mode; metric,
+    shown value, literal value)."""
+    several = len({cell["task"] for cell in cells}) > 1
     found = []
     for cell in cells:
+        task = f" {tasks[cell['task']]['display_name']}" if several else ""
         literal = cell["summary"].get("literal")
         if literal is None:
             continue
         shown, other = bench.headline(cell["summary"]), bench.headline(literal)
         for metric, value in sorted(shown.items()):
             if value is not None and other.get(metric) is not None and other[metric] != value:
-                found.append((f"{cell['display_name']} {cell['mode']}", metric, float(value),
+                found.append((f"{cell['display_name']}{task} {cell['mode']}", metric, float(value),
                               float(other[metric])))
     return found
 
@@ -328,7 +331,7 @@ def table_texts(
     for bench_name in sorted(set(benchmarks.values())):
         shown = [c for c in cells if benchmarks[c["task"]] == bench_name]
         note = reading_note(get_benchmark(bench_name).literal_reading,
-                            literal_differences(get_benchmark(bench_name), shown))
+                            literal_differences(get_benchmark(bench_name), shown, tasks))
         if note:
             built.notes.append(note)
     return {"csv": to_csv(built), "md": to_markdown(built), "tex": to_latex(built),
