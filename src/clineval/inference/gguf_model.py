@@ -22,7 +22,7 @@ import shutil
 from pathlib import Path
 from typing import Any
 
-from clineval.io import atomic_directory, ordinary_mode, user_cache, write_json
+from clineval.io import atomic_directory, make_ordinary, user_cache, write_json
 from clineval.provenance.hashing import sha256_file, sha256_obj
 
 #: Libraries whose version decides the prepared weights and tokenizer.
@@ -109,8 +109,7 @@ def prepare(build: dict[str, Any], out_dir: Path) -> dict[str, Any]:
     if not (cached / _DONE).is_file():
         with atomic_directory(cached) as tmp:
             _convert(gguf, build.get("dtype", "float32"), tmp)
-            for path in tmp.iterdir():
-                path.chmod(ordinary_mode())  # safetensors writes 0600
+            make_ordinary(tmp)  # safetensors writes 0600
             write_json(tmp / _DONE, {"gguf": gguf.name, "gguf_sha256": digest,
                                      "converters": converter_versions()})
     with atomic_directory(out_dir) as tmp:
