@@ -12,6 +12,7 @@ from clineval.workflow.locks import at_start as release_stale_lock
 from clineval.workflow.missing import forget_unfinished
 from clineval.workflow.missing import targets as missing_files
 from clineval.workflow.check_data import check_data
+from clineval.workflow import checkout
 from clineval.workflow.job_errors import short_messages
 from clineval.workflow.manifests import FIGURE_FILES, TABLE_FILES, write_manifests
 from clineval.workflow.layout import Cell
@@ -41,6 +42,9 @@ if workflow.is_main_process and str(config.get("check_data", True)).lower() not 
     if not _DATA_CHECK.ok:
         sys.exit(_DATA_CHECK.message())
 PLAN.write_identities()
+# jobs refuse an environment that imports another checkout's clineval (workflow/checkout.py)
+if workflow.is_main_process:
+    checkout.export()
 # the generation cache, keyed by full generation identity, serves every grid: a grid whose
 # official files changed (a new folder) takes its unchanged cells' answers from it
 CACHE = f"{config.get('results', 'results')}/cache"

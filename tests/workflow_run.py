@@ -11,12 +11,15 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 
 
-def snakemake(workdir: Path, *args: str, overrides: str = "") -> subprocess.CompletedProcess:
+def snakemake(workdir: Path, *args: str, overrides: str = "",
+              env: dict[str, str] | None = None) -> subprocess.CompletedProcess:
+    """Snakemake in ``workdir``; ``env``: variables set over the defaults."""
     env = {
         **os.environ,
         "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}",
         "HF_HUB_OFFLINE": "1",
         "TRANSFORMERS_OFFLINE": "1",
+        **(env or {}),
     }
     env.pop("CLINEVAL_MEDCALC_CSV", None)
     cmd = [

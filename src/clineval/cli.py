@@ -40,9 +40,10 @@ def _step_parsers(sub: argparse._SubParsersAction) -> None:
 
 
 def _run_step(args: argparse.Namespace) -> None:
-    from clineval.workflow import steps
+    from clineval.workflow import checkout, steps
     from clineval.workflow.manifests import read_manifest
 
+    checkout.check()  # the workflow's own code, not another checkout's environment
     job = read_manifest(args.manifest, args.step)
     match args.step:
         case "derive":
