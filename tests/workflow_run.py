@@ -39,9 +39,11 @@ def snakemake(workdir: Path, *args: str, overrides: str = "",
     return subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=900)
 
 
-def planned_jobs(workdir: Path, overrides: str = "") -> dict[str, int]:
+def planned_jobs(workdir: Path, overrides: str = "",
+                 env: dict[str, str] | None = None) -> dict[str, int]:
     """Jobs a dry run would execute, per rule (empty when there is nothing to do)."""
-    done = snakemake(workdir, "all_tables", "-n", "--quiet", "rules", overrides=overrides)
+    done = snakemake(workdir, "all_tables", "-n", "--quiet", "rules", overrides=overrides,
+                     env=env)
     assert done.returncode == 0, done.stderr
     if "Nothing to be done" in done.stdout + done.stderr:
         return {}
