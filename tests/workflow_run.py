@@ -39,6 +39,11 @@ def snakemake(workdir: Path, *args: str, overrides: str = "",
     return subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=900)
 
 
+def console_of(workdir: Path) -> Path:
+    """Where a test keeps the console (stdout and stderr) of the run that built ``workdir``."""
+    return workdir.parent / f"{workdir.name}.console.txt"
+
+
 def planned_jobs(workdir: Path, overrides: str = "",
                  env: dict[str, str] | None = None) -> dict[str, int]:
     """Jobs a dry run would execute, per rule (empty when there is nothing to do)."""

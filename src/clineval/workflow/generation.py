@@ -24,10 +24,10 @@ from clineval.benchmarks import get_benchmark
 from clineval.inference.base import Backend, Generation
 from clineval.inference.registry import backend_of
 from clineval.io import DataError, read_identity, read_json, read_jsonl, write_json, write_jsonl
+from clineval.progress import progress_bar
 from clineval.provenance.hashing import sha256_obj
 from clineval.provenance.manifest import environment
 from clineval.provenance.record import make_record, prov_path, read_record
-from clineval.workflow.progress import progress_bar
 
 log = logging.getLogger("clineval")
 
@@ -246,7 +246,7 @@ def _generate_pooled(cells: list[_Cell], backend: Backend, label: str) -> None:
     model = cells[0].ident["model"]
     size = backend_of(model).batch_size(model, len(pooled))
     spans = batches([n for n, _, _ in measured], size, getattr(backend, "max_padding", None))
-    with progress_bar(len(pooled), label, unit="req") as bar:
+    with progress_bar(len(pooled), label, unit="requests") as bar:
         for span in spans:
             batch = pooled[span.start : span.stop]
             started = time.perf_counter()

@@ -36,6 +36,7 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 import clineval
+from clineval import progress
 from clineval.benchmarks import get_benchmark
 from clineval.benchmarks.base.sources import MissingSource
 from clineval.config.compose import parse_overrides
@@ -54,8 +55,9 @@ KEEP = 8
 OC_ENV = re.compile(r"oc\.env:([A-Za-z_][A-Za-z0-9_]*)")
 ENV_ALWAYS = ("HOME", "SCISPACY_CACHE")
 #: ``CLINEVAL_*`` variables that change no plan: the code the Snakefile names for its jobs (a
-#: cluster job's Snakemake inherits it, and must find the plan its submitter cached).
-NOT_SETTINGS = frozenset({checkout.VARIABLE})
+#: cluster job's Snakemake inherits it, and must find the plan its submitter cached) and the
+#: seconds between progress lines.
+NOT_SETTINGS = frozenset({checkout.VARIABLE, progress.VARIABLE})
 PACKAGE = Path(clineval.__file__).resolve().parent
 #: Files of a local model directory that the plan reads (chat template, prompt kind).
 MODEL_FILES = ("tokenizer_config.json", "chat_template.jinja")

@@ -22,13 +22,13 @@ from clineval.io import (
     write_jsonl,
     write_text,
 )
+from clineval.progress import progress
 from clineval.provenance.location import located
 from clineval.provenance.manifest import environment
 from clineval.provenance.record import FileHashes, make_record, prov_path, write_record
 from clineval.tables.format import SLICE_MARK, slice_note
 from clineval.tables.leaderboard import LAYOUT as LEADERBOARD
 from clineval.tables.leaderboard import build_leaderboard
-from clineval.workflow.progress import progress
 
 log = logging.getLogger("clineval")
 
@@ -104,7 +104,7 @@ def derive_scoring_inputs(jobs: list[tuple[Path, Path, Path]]) -> None:
     embeddings), one ``(identity, out, record)`` each, before any of its scoring jobs; the
     named inputs are checked against the hashes the plan saw."""
     hashes = FileHashes()
-    for identity, out, record_out in progress(jobs, "scoring inputs", unit="file"):
+    for identity, out, record_out in progress(jobs, "scoring inputs", unit="files"):
         sha, ident = read_identity(identity)
         inputs = checked_inputs(ident, hashes)
         kept = get_benchmark(ident["benchmark"]).derive_scoring_input(
@@ -190,7 +190,7 @@ def score(jobs: list[ScoreJob]) -> None:
     """
     env = environment()
     hashes = FileHashes()
-    for job in progress(jobs, "scoring", unit="cell"):
+    for job in progress(jobs, "scoring", unit="cells"):
         sha, ident = read_identity(job.identity)
         exs = read_jsonl(job.examples, ("id",))
         gens = read_jsonl(job.generations, ("id", "output"))
