@@ -23,6 +23,7 @@ NOT_DATA = {
     "CLINEVAL_DATA_DIR": "dir",               # the tests' real data
     "CLINEVAL_EMBEDDING_CACHE": "dir",        # content-addressed caches
     "CLINEVAL_MODEL_CACHE": "dir",
+    "CLINEVAL_PROGRESS_SECONDS": "seconds",   # progress lines' interval
     "CLINEVAL_ROOT": "repo",                  # conda envs' post-deploy: the checkout
     "CLINEVAL_SLURM_STATE": "dir",            # the test cluster's state
     "CLINEVAL_TORCH_FIND_LINKS": "dir",       # scripts/vllm_cpu_env.sh
@@ -63,6 +64,8 @@ def exported(scratch: Path) -> dict[str, str]:
             values[name] = str(CONF)
         elif kind == "repo":
             values[name] = str(REPO)
+        elif kind == "seconds":
+            values[name] = "30"
         elif kind == "code":
             values[name] = str(checkout.code_dir())
         elif kind == "dir" or name in ("CLINEVAL_MIMIC_IV_HOSP", "CLINEVAL_MIMIC_IV_NOTE"):

@@ -18,6 +18,7 @@ import time
 from pathlib import Path
 
 import pytest
+from doc_blocks import block, commands
 
 from clineval.workflow.plan import build_plan
 from clineval.workflow.resources import model_resources
@@ -115,10 +116,12 @@ def slurm_run(cluster, checkout):
     its console. Progress lines every 2 s (sbatch exports the variable to the jobs), so that
     the generation jobs' progress reaches the submitting console however fast they run."""
     started = time.monotonic()
+    (readme,) = (c.split() for c in commands(block("README.md", "readme-slurm")))
+    assert readme[0] == "snakemake" and "all_tables" in readme  # snakemake() adds both
     done = snakemake(
         checkout,
         checkout,
-        "--profile", "slurm",  # the design card's command; ./slurm links to profiles/slurm
+        *(word for word in readme[1:] if word != "all_tables"),  # ./slurm: profiles/slurm
         # accounting is off on the test cluster: squeue answers (MinJobAge is 30 min there)
         "--slurm-status-command", "squeue",
         "--slurm-init-seconds-before-status-checks", "5",
