@@ -141,7 +141,9 @@ def test_the_demo_has_nothing_to_do_and_audits_clean_with_the_variables(demo, tm
     the whole audit takes a minute)."""
     env = exported(tmp_path / "exported")
     assert planned_jobs(demo, env=env) == {}
-    shown = ["medcalc_table2", "clue_table3", "medeval_table5", "medcalc_bars"]  # all BROKEN
+    # BROKEN before: the paths of MedCalc-Bench and of Open-i entered their identities (the
+    # dry run covers every identity; the audit reads the records, CLUE's BERTScore is slow)
+    shown = ["medcalc_table2", "medeval_table5", "medcalc_bars"]
     checked = subprocess.run(
         [sys.executable, "-m", "clineval.cli", "audit", *shown, "--conf", str(CONF)],
         capture_output=True, text=True, timeout=600, cwd=demo, env={**os.environ, **env})
