@@ -11,6 +11,7 @@ from __future__ import annotations
 import os
 import re
 import shlex
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -109,7 +110,10 @@ def run_block(doc: str, name: str, cwd: Path, *, dry_run: bool = False,
     script = shims / f"{name}.sh"
     script.write_text("set -euo pipefail\n" + text, encoding="utf-8")
     path = os.pathsep.join((str(shims), str(Path(sys.executable).parent), os.environ["PATH"]))
-    return subprocess.run(
-        ["bash", str(script)], cwd=cwd, capture_output=True, text=True, timeout=timeout,
-        env={**os.environ, "PATH": path, "HF_HUB_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1",
-             **(env or {})})
+    try:
+        return subprocess.run(
+            ["bash", str(script)], cwd=cwd, capture_output=True, text=True, timeout=timeout,
+            env={**os.environ, "PATH": path, "HF_HUB_OFFLINE": "1",
+                 "TRANSFORMERS_OFFLINE": "1", **(env or {})})
+    finally:
+        shutil.rmtree(shims, ignore_errors=True)
