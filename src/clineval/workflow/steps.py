@@ -22,6 +22,7 @@ from clineval.io import (
     write_jsonl,
     write_text,
 )
+from clineval.progress import progress
 from clineval.provenance.location import located
 from clineval.provenance.manifest import environment
 from clineval.provenance.record import FileHashes, make_record, prov_path, write_record
@@ -34,7 +35,6 @@ from clineval.tables.format import (
 )
 from clineval.tables.leaderboard import LAYOUT as LEADERBOARD
 from clineval.tables.leaderboard import build_leaderboard
-from clineval.workflow.progress import progress
 
 log = logging.getLogger("clineval")
 
@@ -110,7 +110,7 @@ def derive_scoring_inputs(jobs: list[tuple[Path, Path, Path]]) -> None:
     embeddings), one ``(identity, out, record)`` each, before any of its scoring jobs; the
     named inputs are checked against the hashes the plan saw."""
     hashes = FileHashes()
-    for identity, out, record_out in progress(jobs, "scoring inputs", unit="file"):
+    for identity, out, record_out in progress(jobs, "scoring inputs", unit="files"):
         sha, ident = read_identity(identity)
         inputs = checked_inputs(ident, hashes)
         kept = get_benchmark(ident["benchmark"]).derive_scoring_input(
@@ -229,7 +229,7 @@ def score(jobs: list[ScoreJob]) -> None:
     """
     env = environment()
     hashes = FileHashes()
-    for job in progress(jobs, "scoring", unit="cell"):
+    for job in progress(jobs, "scoring", unit="cells"):
         sha, ident = read_identity(job.identity)
         exs = read_jsonl(job.examples, ("id",))
         gens = with_prompts(read_jsonl(job.generations, ("id", "output")),

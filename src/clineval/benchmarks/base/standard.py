@@ -37,6 +37,7 @@ from clineval.benchmarks.base.sources import demo_or_official, require
 from clineval.errors import ConfigError
 from clineval.io import Record
 from clineval.metrics import aggregate, copying
+from clineval.progress import progress
 from clineval.tables import by_mode
 from clineval.tables.render import Table
 
@@ -210,7 +211,8 @@ class StandardBenchmark(DeclaredAggregates):
         missing = [e["id"] for e in examples if e["id"] not in outputs]
         if missing:
             raise ValueError(f"{self.title}: no output for example(s) {missing[:5]}")
-        rows = [self.score_row(task, e, outputs[e["id"]]) for e in examples]
+        rows = [self.score_row(task, e, outputs[e["id"]])
+                for e in progress(examples, f"{self.title} scoring", unit="examples")]
         return rows, self.summarize_rows(task, rows)
 
     def answered(self, row: Record) -> bool | None:
