@@ -6,13 +6,24 @@
    ``<aspect> of``, where a model starts another sentence. No match: the whole response,
    unchanged (status ``fallback``; App. D). A completion continuation is cut at its first line
    break (setting ``cut_at_newline``) before either.
-2. "None": a segment that is empty, only punctuation, or only a none word (无, 没有, none, N/A,
-   ...; setting ``none_words``) is NONE. Edges are stripped of every Unicode punctuation,
-   separator and control character and of bullet symbols (``%``, ``‰`` and primes kept).
+2. The careful reading (the default; docs/meddisk.md, "Copied text and readings"): the
+   segment's sentences that repeat the prompt's question or instruction are dropped (a last
+   sentence cut at ``max_tokens`` is dropped when it opens one); then only an explicit none
+   word (无, 没有, none, N/A, ...; setting ``none_words``) is NONE, and a segment with no content
+   left (nothing, punctuation, list markers, a lead-in such as "the following") is
+   **unanswered** (``Answer.unanswered`` says why: ``empty``, ``cut``, ``prompt``), as is a
+   numeric answer without a number (``no number``) and an enumerated one whose items the
+   gazetteer all drops (``no entity``). Edges are stripped of every Unicode punctuation,
+   separator and control character, of bullet symbols and of the replacement character of a
+   cut multi-byte token (``%``, ``‰`` and primes kept).
 3. By type: enumerated -> entities by the extractor (``delimiter``: split on list separators
    and circled ordinals, list ordinals dropped first, the default and the deviation from the
    paper's unreleased NER; ``gazetteer``: keep only known entities, found in the items);
-   numeric -> the first number (None: no number); declarative -> the text.
+   numeric -> the first number that is not a list marker ("2. 你可以在这里回答" holds none);
+   declarative -> the text.
+
+The paper's literal reading (``literal=True``) keeps the segment whole, reads an empty one (and
+one without items) as NONE and takes the initial number, list marker or not (§3.2.1, App. D).
 """
 
 from __future__ import annotations
@@ -23,6 +34,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from clineval.benchmarks.meddisk.aspects import Aspect
+from clineval.metrics import copying
 
 #: Default none words (matched case-insensitively, surrounding punctuation ignored).
 NONE_WORDS = {
@@ -44,22 +56,38 @@ _CIRCLED = re.compile("[\u2460-\u24ff\u2776-\u2793\u3220-\u3229\u3251-\u325f"
 _ORDINAL = re.compile(r"(?:^|(?<=[；;，,、\n]))\s*(?:[(（]?\d+[、.．)）](?!\d)"
                       r"|[(（][一二三四五六七八九十]+[)）]|[一二三四五六七八九十]+[、.．])\s*")
 #: Symbols used as bullets or decoration, stripped at the edges with punctuation.
-_EDGE_SYMBOLS = frozenset("●○■□◆◇▪▫►▶→★☆✓✔～~")
+_EDGE_SYMBOLS = frozenset("●○■□◆◇▪▫►▶→★☆✓✔～~\ufffd")
 #: Punctuation kept at the edges: it belongs to a quantity ("5%").
 _EDGE_KEPT = frozenset("%‰‱′″")
 _SENTENCE_ENDS = ("。", "\n", ". ", "；", ";")
 _NUMBER = re.compile(r"\d+(?:\.\d+)?")
+#: A list marker: a number opening a line (after an optional bullet) with ``.``, ``、`` or a
+#: closing bracket, then more text on that line ("2. 你可以在这里回答", "(1) mild"). A number
+#: alone on its line ("2.") is a number.
+_LIST_MARKER = re.compile(r"(?m)^[ \t]*(?:[-*•·][ \t]*)?[(（]?\d+(?:[.．、]|[)）])(?!\d)"
+                          r"(?=[ \t]*[^\s\d])")
+#: Lead-ins that announce an answer without giving it ("the following:", "以下："): dropped at
+#: the start of a segment (followed by a colon or nothing), so a segment of one is no answer.
+LEAD_INS = {
+    "zh": re.compile(r"^\s*(?:以下|如下)(?:几种|几点|内容|几个|几项)?\s*(?:[:：]|$)"),
+    "en": re.compile(r"^\s*(?:the\s+following|as\s+follows|following|these)"
+                     r"(?:\s+(?:ones|items))?\s*(?:[:：]|$)", re.IGNORECASE),
+}
+#: Where a sentence of a segment or of a prompt ends, for the copy rule.
+_SENTENCE = re.compile(r"[。！？!?；;：:\n]|\.(?=\s|$)")
 
 
 @dataclass(frozen=True)
 class Answer:
-    """The scored form of a response or a reference."""
+    """The scored form of a response or a reference. ``unanswered``: why a careful grader sees
+    no answer (``empty``, ``cut``, ``prompt``, ``no number``, ``no entity``), else None."""
 
     none: bool
     text: str
     items: tuple[str, ...] = ()
     number: float | None = None
     status: str = "pattern"
+    unanswered: str | None = None
 
 
 def _is_edge(ch: str) -> bool:
@@ -122,9 +150,99 @@ def segment(output: str, disease: str, aspect: Aspect, lang: str,
 
 
 def is_none(text: str, none_words: Iterable[str]) -> bool:
-    """Whether ``text`` says "none" (or nothing at all)."""
+    """Whether ``text`` says "none" (or, the literal reading, nothing at all)."""
     core = strip_edges(text).lower()
     return core == "" or core in {w.lower() for w in none_words}
+
+
+def says_none(text: str, none_words: Iterable[str]) -> bool:
+    """Whether ``text`` is an explicit none word (edges aside)."""
+    core = strip_edges(text).lower()
+    return core != "" and core in {w.lower() for w in none_words}
+
+
+def _key(text: str) -> str:
+    """A sentence compared for the copy rule: its words, lower case, punctuation dropped."""
+    return " ".join(copying.words(text))
+
+
+def sentences(text: str) -> list[str]:
+    """``text``'s sentences for the copy rule: split at sentence ends, line breaks, colons
+    and semicolons, each compared by its words (empty ones dropped)."""
+    return [key for key in map(_key, _SENTENCE.split(text)) if key]
+
+
+def _subject(line: str, disease: str, aspect: Aspect, lang: str) -> bool:
+    """Whether ``line`` states the aspect of some disease (a demonstration sentence)."""
+    label = aspect.label(lang)
+    if lang == "zh":
+        return f"的{label}" in line.replace(" ", "")
+    return re.search(rf"\b{re.escape(label)}\s+(?:of|for)\s+\S", line, re.IGNORECASE) is not None
+
+
+def prompt_sentences(user: str, disease: str, aspect: Aspect, lang: str) -> frozenset[str]:
+    """The sentences of the prompt's question and instruction (the final user message
+    without its demonstration lines: those stating the aspect of another disease), keyed as
+    :func:`sentences` keys them, and the headings that echo the question: the aspect's label,
+    the disease's name and the two together."""
+    answer, _ = _patterns(disease, aspect, lang)
+    kept = []
+    for line in user.split("\n"):
+        own = answer.search(line) or disease.lower() in line.lower()
+        if _subject(line, disease, aspect, lang) and not own:
+            continue  # a demonstration: copying it states another disease's value
+        kept.append(line)
+    label = aspect.label(lang)
+    headings = ([label, disease, f"{disease}的{label}"] if lang == "zh"
+                else [label, disease, f"{label} of {disease}", f"the {label} of {disease}"])
+    return frozenset(sentences("\n".join(kept))) | {_key(h) for h in headings if _key(h)}
+
+
+def drop_prompt(text: str, prompt: frozenset[str], cut: bool = False) -> tuple[str, bool]:
+    """``text`` without its sentences that repeat one of ``prompt`` (:func:`prompt_sentences`);
+    when the output was ``cut`` at max_tokens, its last sentence is dropped too when it opens
+    one of them. Returns (what is left, whether anything was dropped)."""
+    if not prompt:
+        return text, False
+    parts = _SENTENCE.split(text)
+    ends = [*_SENTENCE.findall(text), ""]
+    keyed = [(_key(part), part, end) for part, end in zip(parts, ends, strict=True)]
+    last = max((i for i, (key, _, _) in enumerate(keyed) if key), default=-1)
+    kept, dropped = [], False
+    for i, (key, part, end) in enumerate(keyed):
+        copied = key in prompt or (cut and i == last and _opens(key, prompt))
+        if key and copied:
+            dropped = True
+            continue
+        kept.append(part + end)
+    return "".join(kept), dropped
+
+
+def _opens(key: str, prompt: frozenset[str]) -> bool:
+    """Whether the cut sentence ``key`` opens a sentence of ``prompt``, word by word; a
+    fragment of numbers alone is never taken for one (a cut "2" is an answer)."""
+    words = key.split()
+    if not words or all(w.replace(".", "").isdigit() for w in words):
+        return False
+    def opens(sentence: list[str]) -> bool:
+        return (len(sentence) >= len(words) and sentence[: len(words) - 1] == words[:-1]
+                and sentence[len(words) - 1].startswith(words[-1]))
+
+    return any(opens(p.split()) for p in prompt)
+
+
+def without_lead_in(text: str, lang: str) -> str:
+    """``text`` without a lead-in at its start (:data:`LEAD_INS`)."""
+    return LEAD_INS[lang].sub("", text, count=1)
+
+
+def has_content(text: str, numeric: bool = False) -> bool:
+    """Whether ``text`` holds more than punctuation and list markers (a number alone, "2.",
+    is content for a numeric aspect)."""
+    if numeric:
+        return strip_edges(_LIST_MARKER.sub("", text)) != ""
+    core = _ORDINAL.sub("", _CIRCLED.sub("", text))
+    return any(strip_edges(_BULLET.sub("", line)) for line in core.split("\n"))
 
 
 def split_items(text: str, lang: str) -> list[str]:
@@ -164,8 +282,11 @@ def gazetteer_items(items: Sequence[str], known: Sequence[str]) -> list[str]:
     return found
 
 
-def first_number(text: str) -> float | None:
-    """The first number in ``text`` (ASCII digits, optional decimals), None when there is none."""
+def first_number(text: str, markers: bool = True) -> float | None:
+    """The first number in ``text`` (ASCII digits, optional decimals), None when there is none;
+    ``markers=False``: list markers (:data:`_LIST_MARKER`) are not numbers."""
+    if not markers:
+        text = _LIST_MARKER.sub(lambda m: " " * len(m.group()), text)
     match = _NUMBER.search(text)
     return float(match.group()) if match else None
 
@@ -177,16 +298,62 @@ def answer(
     none_words: Sequence[str],
     gazetteer: Sequence[str] | None = None,
     status: str = "pattern",
+    *,
+    prompt: frozenset[str] = frozenset(),
+    cut: bool = False,
+    literal: bool = False,
 ) -> Answer:
-    """The scored form of an answer segment (or of a reference rendered as text)."""
+    """The scored form of an answer segment (or of a reference rendered as text).
+
+    ``prompt``: the prompt's question and instruction sentences (:func:`prompt_sentences`);
+    ``cut``: the output stopped at max_tokens; ``literal``: the paper's literal reading."""
+    if literal:
+        return _literal(text, aspect, lang, none_words, gazetteer, status)
+    text, dropped = drop_prompt(text, prompt, cut)
+    text = without_lead_in(text, lang)
+    if says_none(text, none_words):
+        return Answer(True, "", status=status)
+    if not has_content(text, aspect.type == "numeric"):
+        why = "prompt" if dropped else "cut" if cut else "empty"
+        return Answer(False, "", status=status, unanswered=why)
+    if aspect.type == "numeric":
+        number = first_number(text, markers=False)
+        return Answer(False, strip_edges(text), number=number, status=status,
+                      unanswered=None if number is not None else "no number")
+    if aspect.type == "enumerated":
+        found = split_items(text, lang)
+        items = [i for i in found if not says_none(i, none_words)]
+        if not items and found:
+            return Answer(True, "", status=status)  # only none words ("无；无")
+        if gazetteer is not None:
+            items = gazetteer_items(items, gazetteer)
+            if not items:
+                return Answer(False, "", status=status, unanswered="no entity")
+        if cut and len(items) > 1 and _cut_repeat(text, items):
+            items = items[:-1]
+        if not items:
+            return Answer(False, "", status=status, unanswered="cut" if cut else "empty")
+        return Answer(False, " ".join(items), tuple(items), status=status)
+    return Answer(False, strip_edges(text), status=status)
+
+
+def _cut_repeat(text: str, items: Sequence[str]) -> bool:
+    """Whether the last item of an output stopped at max_tokens is a repeat cut mid-way: no
+    separator after it, and a proper start of an earlier item ("反跳痛；反跳痛；反")."""
+    last = items[-1]
+    return (not text.rstrip().endswith(tuple("；;，,、。")) and
+            any(item != last and item.startswith(last) for item in items[:-1]))
+
+
+def _literal(text: str, aspect: Aspect, lang: str, none_words: Sequence[str],
+             gazetteer: Sequence[str] | None, status: str) -> Answer:
+    """The paper's literal reading: an empty segment is NONE, the initial number counts."""
     if is_none(text, none_words):
         return Answer(True, "", status=status)
     if aspect.type == "numeric":
-        number = first_number(text)
-        return Answer(False, strip_edges(text), number=number, status=status)
+        return Answer(False, strip_edges(text), number=first_number(text), status=status)
     if aspect.type == "enumerated":
-        items = split_items(text, lang)
-        items = [i for i in items if not is_none(i, none_words)]
+        items = [i for i in split_items(text, lang) if not is_none(i, none_words)]
         if gazetteer is not None:
             items = gazetteer_items(items, gazetteer)
         if not items:
