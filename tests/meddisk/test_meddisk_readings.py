@@ -178,3 +178,17 @@ def test_a_repeat_cut_at_max_tokens_is_not_an_item():
     assert extract.answer(output, PS, "zh", ZH_NONE).items == ("右下腹压痛", "反跳痛", "反")
     assert extract.answer("咳嗽；发热；头", PS, "zh", ZH_NONE, cut=True).items == (
         "咳嗽", "发热", "头")  # a new item cut: kept
+
+
+def test_degenerate_repetitions_are_no_items():
+    found = extract.answer("美女猪猪猪猪猪猪猪猪", PS, "zh", ZH_NONE)
+    assert found.unanswered == "repetition"
+    assert extract.answer("咳嗽；猪猪猪猪猪", PS, "zh", ZH_NONE).items == ("咳嗽",)
+    assert extract.answer("pig pig pig pig pig", PS, "en", EN_NONE).unanswered == "repetition"
+    assert extract.answer("penicillin 100000 IU", PS, "en", EN_NONE).items == (
+        "penicillin 100000 IU",)  # digits are no repetition
+
+
+def test_a_numbered_list_after_sentence_ends_is_split():
+    assert extract.split_items("1. 咳嗽！2. 发热！3. 头痛", "zh") == ["咳嗽", "发热", "头痛"]
+    assert extract.split_items("咳嗽。发热。", "zh") == ["咳嗽", "发热"]

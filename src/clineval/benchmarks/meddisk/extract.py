@@ -13,7 +13,8 @@
    left (nothing, punctuation, list markers, a lead-in such as "the following") is
    **unanswered** (``Answer.unanswered`` says why: ``empty``, ``cut``, ``prompt``), as is a
    numeric answer without a number (``no number``) and an enumerated one whose items the
-   gazetteer all drops (``no entity``). Edges are stripped of every Unicode punctuation,
+   gazetteer all drops (``no entity``) or that holds only degenerate repetitions
+   (``repetition``: "美女猪猪猪猪猪…"). Edges are stripped of every Unicode punctuation,
    separator and control character, of bullet symbols and of the replacement character of a
    cut multi-byte token (``%``, ``‰`` and primes kept).
 3. By type: enumerated -> entities by the extractor (``delimiter``: split on list separators
@@ -43,8 +44,8 @@ NONE_WORDS = {
 }
 _VERBS = {"zh": ("为", "包括", "是", "有"), "en": ("is", "are", "include", "includes")}
 _SPLIT = {
-    "zh": re.compile(r"[；;，,、\n]|以及|和|及|或"),
-    "en": re.compile(r"[；;，,、\n]|\band\b|\bor\b", re.IGNORECASE),
+    "zh": re.compile(r"[；;，,、。！？!?\n]|以及|和|及|或"),
+    "en": re.compile(r"[；;，,、。！？\n]|\band\b|\bor\b", re.IGNORECASE),
 }
 _BULLET = re.compile(r"^\s*(?:[-*•·]+|\(?\d+[.)、]|[（(]\d+[)）]|[一二三四五六七八九十]+、)\s*")
 #: Circled, parenthesised and dotted ordinals (①, ⑴, ⒈, ❶, ➀, ㈠, ㊀, ...): list markers that
@@ -53,7 +54,7 @@ _CIRCLED = re.compile("[\u2460-\u24ff\u2776-\u2793\u3220-\u3229\u3251-\u325f"
                       "\u3280-\u3289\u32b1-\u32bf]")
 #: List ordinals at the start or after a separator: "2、" / "3." / "(4)" (not decimals) and
 #: Chinese numerals "一、" / "二." / "（三）".
-_ORDINAL = re.compile(r"(?:^|(?<=[；;，,、\n]))\s*(?:[(（]?\d+[、.．)）](?!\d)"
+_ORDINAL = re.compile(r"(?:^|(?<=[；;，,、。！？!?\n]))\s*(?:[(（]?\d+[、.．)）](?!\d)"
                       r"|[(（][一二三四五六七八九十]+[)）]|[一二三四五六七八九十]+[、.．])\s*")
 #: Symbols used as bullets or decoration, stripped at the edges with punctuation.
 _EDGE_SYMBOLS = frozenset("●○■□◆◇▪▫►▶→★☆✓✔～~\ufffd")
@@ -73,6 +74,8 @@ LEAD_INS = {
     "en": re.compile(r"^\s*(?:the\s+following|as\s+follows|following|these)"
                      r"(?:\s+(?:ones|items))?\s*(?:[:：]|$)", re.IGNORECASE),
 }
+_REPEATED_CHAR = re.compile(r"([^\W\d_])\1{4,}")
+_REPEATED_WORD = re.compile(r"\b([^\W\d_]+)(?:\W+\1\b){4,}", re.IGNORECASE)
 #: Where a sentence of a segment or of a prompt ends, for the copy rule.
 _SENTENCE = re.compile(r"[。！？!?；;：:\n]|\.(?=\s|$)")
 
@@ -80,7 +83,8 @@ _SENTENCE = re.compile(r"[。！？!?；;：:\n]|\.(?=\s|$)")
 @dataclass(frozen=True)
 class Answer:
     """The scored form of a response or a reference. ``unanswered``: why a careful grader sees
-    no answer (``empty``, ``cut``, ``prompt``, ``no number``, ``no entity``), else None."""
+    no answer (``empty``, ``cut``, ``prompt``, ``no number``, ``no entity``, ``repetition``),
+    else None."""
 
     none: bool
     text: str
@@ -258,6 +262,13 @@ def split_items(text: str, lang: str) -> list[str]:
     return items
 
 
+def degenerate(item: str) -> bool:
+    """Whether ``item`` is a degenerate repetition, no entity: a letter or Chinese character
+    five times in a row ("美女猪猪猪猪猪…"), or a word five times in a row (digits aside: a
+    dose of 100000 is a number)."""
+    return bool(_REPEATED_CHAR.search(item) or _REPEATED_WORD.search(item))
+
+
 def gazetteer_items(items: Sequence[str], known: Sequence[str]) -> list[str]:
     """The known entities in ``items``: an item that is one, else the longest known entities
     it contains (non-overlapping); items with none are dropped (chatter, like the paper's NER)."""
@@ -322,9 +333,12 @@ def answer(
                       unanswered=None if number is not None else "no number")
     if aspect.type == "enumerated":
         found = split_items(text, lang)
-        items = [i for i in found if not says_none(i, none_words)]
+        nones = [i for i in found if says_none(i, none_words)]
+        items = [i for i in found if i not in nones and not degenerate(i)]
+        if not items and nones:
+            return Answer(True, "", status=status)  # none words ("无；无")
         if not items and found:
-            return Answer(True, "", status=status)  # only none words ("无；无")
+            return Answer(False, "", status=status, unanswered="repetition")
         if gazetteer is not None:
             items = gazetteer_items(items, gazetteer)
             if not items:
