@@ -192,3 +192,10 @@ def test_degenerate_repetitions_are_no_items():
 def test_a_numbered_list_after_sentence_ends_is_split():
     assert extract.split_items("1. 咳嗽！2. 发热！3. 头痛", "zh") == ["咳嗽", "发热", "头痛"]
     assert extract.split_items("咳嗽。发热。", "zh") == ["咳嗽", "发热"]
+
+
+def test_the_stems_verb_alone_is_no_item():
+    example = _example("zh", "急性前壁心肌梗死", "patient_population", ["中老年男性"])
+    row = _row(example, "急性前壁心肌梗死的患病人群：1. 包括；；；；；；\ufffd", finish="length")
+    assert row["unanswered"] == "cut"
+    assert row["literal"]["prediction"] == "急性前壁心肌梗死的患病人群：1. 包括"

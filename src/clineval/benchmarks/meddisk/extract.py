@@ -334,6 +334,8 @@ def answer(
     if aspect.type == "enumerated":
         found = split_items(text, lang)
         nones = [i for i in found if says_none(i, none_words)]
+        verbs = {v.lower() for v in (aspect.verb(lang), *_VERBS[lang]) if v}
+        found = [i for i in found if i.lower() not in verbs]  # the stem's verb: no entity
         items = [i for i in found if i not in nones and not degenerate(i)]
         if not items and nones:
             return Answer(True, "", status=status)  # none words ("无；无")
