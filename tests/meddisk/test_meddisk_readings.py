@@ -197,5 +197,13 @@ def test_a_numbered_list_after_sentence_ends_is_split():
 def test_the_stems_verb_alone_is_no_item():
     example = _example("zh", "急性前壁心肌梗死", "patient_population", ["中老年男性"])
     row = _row(example, "急性前壁心肌梗死的患病人群：1. 包括；；；；；；\ufffd", finish="length")
-    assert row["unanswered"] == "cut"
+    assert row["unanswered"] == "prompt"  # the heading was a copy; nothing else is left
     assert row["literal"]["prediction"] == "急性前壁心肌梗死的患病人群：1. 包括"
+
+
+def test_a_run_of_the_definition_is_a_copy():
+    example = _example("zh", "社区获得性肺炎", "primary_symptoms", ["发热"])
+    row = _row(example, "- 包括；病最突出的临床症状\n- 包括；病最突出的临床症状")
+    assert row["unanswered"] == "prompt"
+    short = _row(example, "临床症状；发热")  # 4 characters of the definition: read
+    assert short["prediction"] == "临床症状 发热"

@@ -7,8 +7,9 @@
    unchanged (status ``fallback``; App. D). A completion continuation is cut at its first line
    break (setting ``cut_at_newline``) before either.
 2. The careful reading (the default; docs/meddisk.md, "Copied text and readings"): the
-   segment's sentences that repeat the prompt's question or instruction are dropped (a last
-   sentence cut at ``max_tokens`` is dropped when it opens one); then only an explicit none
+   segment's sentences that repeat the prompt's question or instruction, whole or a copy run
+   of them (5 words, 8 Chinese characters), are dropped (a last sentence cut at
+   ``max_tokens`` is dropped when it opens one); then only an explicit none
    word (无, 没有, none, N/A, ...; setting ``none_words``) is NONE, and a segment with no content
    left (nothing, punctuation, list markers, a lead-in such as "the following") is
    **unanswered** (``Answer.unanswered`` says why: ``empty``, ``cut``, ``prompt``), as is a
@@ -214,12 +215,24 @@ def drop_prompt(text: str, prompt: frozenset[str], cut: bool = False) -> tuple[s
     last = max((i for i, (key, _, _) in enumerate(keyed) if key), default=-1)
     kept, dropped = [], False
     for i, (key, part, end) in enumerate(keyed):
-        copied = key in prompt or (cut and i == last and _opens(key, prompt))
+        copied = (key in prompt or _inside(key, prompt)
+                  or (cut and i == last and _opens(key, prompt)))
         if key and copied:
             dropped = True
             continue
         kept.append(part + end)
     return "".join(kept), dropped
+
+
+def _inside(key: str, prompt: frozenset[str]) -> bool:
+    """Whether the sentence ``key`` is a run of at least a copy run's words (5 words, 8
+    Chinese characters: :mod:`clineval.metrics.copying`) inside one sentence of ``prompt``
+    ("病最突出的临床症状" from the definition "常见症状指该病最突出的临床症状")."""
+    words = key.split()
+    if len(words) < copying.run_length(words):
+        return False
+    padded = f" {key} "
+    return any(padded in f" {sentence} " for sentence in prompt)
 
 
 def _opens(key: str, prompt: frozenset[str]) -> bool:
@@ -324,9 +337,11 @@ def answer(
     text = without_lead_in(text, lang)
     if says_none(text, none_words):
         return Answer(True, "", status=status)
+    def why() -> str:
+        return "prompt" if dropped else "cut" if cut else "empty"
+
     if not has_content(text, aspect.type == "numeric"):
-        why = "prompt" if dropped else "cut" if cut else "empty"
-        return Answer(False, "", status=status, unanswered=why)
+        return Answer(False, "", status=status, unanswered=why())
     if aspect.type == "numeric":
         number = first_number(text, markers=False)
         return Answer(False, strip_edges(text), number=number, status=status,
@@ -348,7 +363,7 @@ def answer(
         if cut and len(items) > 1 and _cut_repeat(text, items):
             items = items[:-1]
         if not items:
-            return Answer(False, "", status=status, unanswered="cut" if cut else "empty")
+            return Answer(False, "", status=status, unanswered=why())
         return Answer(False, " ".join(items), tuple(items), status=status)
     return Answer(False, strip_edges(text), status=status)
 
