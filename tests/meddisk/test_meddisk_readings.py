@@ -115,7 +115,7 @@ def test_the_numeric_format_line_copied_is_no_number():
 
 def test_a_list_marker_is_not_a_number():
     output = "2. 你可以在这里回答。\n\n你可以在这里回答。\n\n你可以"
-    found = extract.answer(output, SL, "zh", ZH_NONE)
+    found = extract.answer(output, SL, "zh", ZH_NONE, status="fallback")  # the whole output
     assert found.number is None and found.unanswered == "no number"
     assert extract.answer(output, SL, "zh", ZH_NONE, literal=True).number == 2.0
     row = _row(_example("zh", "2型糖尿病", "severity_level", 2), output, finish="length")
@@ -207,3 +207,36 @@ def test_a_run_of_the_definition_is_a_copy():
     assert row["unanswered"] == "prompt"
     short = _row(example, "临床症状；发热")  # 4 characters of the definition: read
     assert short["prediction"] == "临床症状 发热"
+
+
+def test_a_definition_copied_after_the_pattern_is_no_answer():
+    example = _example("en", "type 2 diabetes", "anatomical_sites", ["pancreas"])
+    row = _row(example, "The anatomical sites of type 2 diabetes are the body locations where "
+                        "the disease lies, by anatomy.")
+    assert row["unanswered"] == "prompt"
+    assert row["literal"]["prediction"] == "the body locations where the disease lies by anatomy"
+
+
+def test_a_quoted_format_example_is_a_copy_but_a_quoted_none_is_none():
+    example = _example("en", "acute anterior wall myocardial infarction",
+                       "auxiliary_examinations", ["ECG (ST elevation)"])
+    assert _row(example, "Test (positive result)")["unanswered"] == "prompt"
+    assert _row(example, "none")["prediction"] is None
+    assert _row(example, "none")["unanswered"] is None
+
+
+def test_dotted_chains_symbols_and_closing_brackets():
+    assert extract.first_number("2.1.1.1.1.1.", markers=False) is None
+    assert extract.first_number("2.1.1.1.1.1.") == 2.1  # literally the initial number
+    assert extract.split_items("＋；糖瓶", "zh") == ["糖瓶"]
+    assert extract.split_items("procedure (TUR)\n心电图（ST段抬高）", "en") == [
+        "procedure (TUR)", "心电图（ST段抬高）"]
+    assert extract.strip_edges("「休息」——") == "休息"
+
+
+def test_a_number_going_on_from_the_pattern_is_no_list_marker():
+    example = _example("en", "type 2 diabetes", "severity_level", 2)
+    assert _row(example, "The severity level of type 2 diabetes is 2. It is moderate.")[
+        "prediction"] == "2. It is moderate"
+    listed = _row(example, "The severity level of type 2 diabetes is:\n1. Mild\n2. Moderate")
+    assert listed["unanswered"] == "no number"

@@ -77,6 +77,8 @@ LEAD_INS = {
 }
 _REPEATED_CHAR = re.compile(r"([^\W\d_])\1{4,}")
 _REPEATED_WORD = re.compile(r"\b([^\W\d_]+)(?:\W+\1\b){4,}", re.IGNORECASE)
+_QUOTED = re.compile(r'"([^"]+)"|“([^”]+)”|「([^」]+)」')
+_DOTTED_CHAIN = re.compile(r"\d+(?:\.\d+){2,}\.?")
 #: Where a sentence of a segment or of a prompt ends, for the copy rule.
 _SENTENCE = re.compile(r"[。！？!?；;：:\n]|\.(?=\s|$)")
 
@@ -103,12 +105,22 @@ def _is_edge(ch: str) -> bool:
     return ch.isspace() or ch in _EDGE_SYMBOLS or unicodedata.category(ch)[0] in "PZC"
 
 
+#: Closing brackets and their opening ones: a closing bracket whose opening one is in the
+#: text stays at its end ("心电图（ST段抬高）", "procedure (TUR)").
+_BRACKETS = {")": "(", "）": "（", "]": "[", "】": "【", "」": "「", "』": "『"}
+
+
 def strip_edges(text: str) -> str:
-    """``text`` without the punctuation, spaces and bullet symbols at its two ends."""
+    """``text`` without the punctuation, spaces and bullet symbols at its two ends (a closing
+    bracket that closes a bracket of the text stays)."""
     start, end = 0, len(text)
     while start < end and _is_edge(text[start]):
         start += 1
     while end > start and _is_edge(text[end - 1]):
+        opener = _BRACKETS.get(text[end - 1])
+        if opener and text.count(opener, start, end - 1) > text.count(text[end - 1], start,
+                                                                        end - 1):
+            break
         end -= 1
     return text[start:end]
 
@@ -151,7 +163,10 @@ def segment(output: str, disease: str, aspect: Aspect, lang: str,
         end = max(text.rfind(mark) for mark in _SENTENCE_ENDS)
         if end >= 0:  # drop the next sentence's subject (the disease before 的 / "of")
             text = text[: end + 1]
-    return text.strip(), "pattern"
+    body = text.strip()
+    # a segment that starts on a line of its own keeps that line break (a list may follow)
+    return ("\n" + body if body and "\n" in text[: len(text) - len(text.lstrip())]
+            else body), "pattern"
 
 
 def is_none(text: str, none_words: Iterable[str]) -> bool:
@@ -188,8 +203,10 @@ def _subject(line: str, disease: str, aspect: Aspect, lang: str) -> bool:
 def prompt_sentences(user: str, disease: str, aspect: Aspect, lang: str) -> frozenset[str]:
     """The sentences of the prompt's question and instruction (the final user message
     without its demonstration lines: those stating the aspect of another disease), keyed as
-    :func:`sentences` keys them, and the headings that echo the question: the aspect's label,
-    the disease's name and the two together."""
+    :func:`sentences` keys them; the headings that echo the question: the aspect's label,
+    the disease's name and the two together; and the instruction's quoted format examples of
+    two words or more ("test (positive result)", “检查项目（阳性结果）”; a quoted 无 or none is
+    the none word, not a copy)."""
     answer, _ = _patterns(disease, aspect, lang)
     kept = []
     for line in user.split("\n"):
@@ -197,16 +214,23 @@ def prompt_sentences(user: str, disease: str, aspect: Aspect, lang: str) -> froz
         if _subject(line, disease, aspect, lang) and not own:
             continue  # a demonstration: copying it states another disease's value
         kept.append(line)
+    quoted = [q for line in kept for m in _QUOTED.finditer(line)
+              for q in m.groups() if q and len(copying.words(q)) > 1]
     label = aspect.label(lang)
     headings = ([label, disease, f"{disease}的{label}"] if lang == "zh"
                 else [label, disease, f"{label} of {disease}", f"the {label} of {disease}"])
-    return frozenset(sentences("\n".join(kept))) | {_key(h) for h in headings if _key(h)}
+    return frozenset(sentences("\n".join(kept))) | {_key(h) for h in [*headings, *quoted]
+                                                     if _key(h)}
 
 
-def drop_prompt(text: str, prompt: frozenset[str], cut: bool = False) -> tuple[str, bool]:
-    """``text`` without its sentences that repeat one of ``prompt`` (:func:`prompt_sentences`);
-    when the output was ``cut`` at max_tokens, its last sentence is dropped too when it opens
-    one of them. Returns (what is left, whether anything was dropped)."""
+def drop_prompt(text: str, prompt: frozenset[str], cut: bool = False, label: str = ""
+                ) -> tuple[str, bool]:
+    """``text`` without its sentences that repeat one of ``prompt`` (:func:`prompt_sentences`):
+    whole, or (a sentence without the aspect's ``label``: one with it states the aspect of
+    some disease, an answer) mostly in copy runs of one; when the output was ``cut`` at
+    max_tokens, its last sentence is dropped too when it opens one of them. Returns (what is
+    left, whether anything was dropped)."""
+    label = _key(label)
     if not prompt:
         return text, False
     parts = _SENTENCE.split(text)
@@ -215,7 +239,8 @@ def drop_prompt(text: str, prompt: frozenset[str], cut: bool = False) -> tuple[s
     last = max((i for i, (key, _, _) in enumerate(keyed) if key), default=-1)
     kept, dropped = [], False
     for i, (key, part, end) in enumerate(keyed):
-        copied = (key in prompt or _inside(key, prompt)
+        stated = bool(label) and f" {label} " in f" {key} "
+        copied = (key in prompt or (not stated and _inside(key, prompt))
                   or (cut and i == last and _opens(key, prompt)))
         if key and copied:
             dropped = True
@@ -225,14 +250,14 @@ def drop_prompt(text: str, prompt: frozenset[str], cut: bool = False) -> tuple[s
 
 
 def _inside(key: str, prompt: frozenset[str]) -> bool:
-    """Whether the sentence ``key`` is a run of at least a copy run's words (5 words, 8
-    Chinese characters: :mod:`clineval.metrics.copying`) inside one sentence of ``prompt``
-    ("病最突出的临床症状" from the definition "常见症状指该病最突出的临床症状")."""
+    """Whether at least half of the sentence ``key``'s words lie in runs of a copy run's
+    length (5 words, 8 Chinese characters) that a sentence of ``prompt`` holds: the measure
+    of :func:`clineval.metrics.copying.find_copy` on one sentence ("病最突出的临床症状" from
+    the definition "常见症状指该病最突出的临床症状")."""
     words = key.split()
     if len(words) < copying.run_length(words):
         return False
-    padded = f" {key} "
-    return any(padded in f" {sentence} " for sentence in prompt)
+    return copying.copied_share(key, prompt) >= copying.SHARE
 
 
 def _opens(key: str, prompt: frozenset[str]) -> bool:
@@ -270,7 +295,7 @@ def split_items(text: str, lang: str) -> list[str]:
     text = _CIRCLED.sub("\n", text)
     for part in _SPLIT[lang].split(_ORDINAL.sub("", text)):
         item = strip_edges(_BULLET.sub("", part))
-        if item and item not in items:
+        if any(ch.isalnum() for ch in item) and item not in items:  # symbols alone: none
             items.append(item)
     return items
 
@@ -306,11 +331,15 @@ def gazetteer_items(items: Sequence[str], known: Sequence[str]) -> list[str]:
     return found
 
 
-def first_number(text: str, markers: bool = True) -> float | None:
+def first_number(text: str, markers: bool = True, opening: bool = True) -> float | None:
     """The first number in ``text`` (ASCII digits, optional decimals), None when there is none;
-    ``markers=False``: list markers (:data:`_LIST_MARKER`) are not numbers."""
-    if not markers:
+    ``markers=False``: list markers (:data:`_LIST_MARKER`) are not numbers, where ``opening``
+    says whether the text's start opens a line (a segment after the answer pattern that goes
+    on from the pattern's line does not: "…is 2. It is moderate" is 2)."""
+    if not markers:  # nor is a dotted chain ("2.1.1.1", a section number)
+        text = ("" if opening else "\0") + text
         text = _LIST_MARKER.sub(lambda m: " " * len(m.group()), text)
+        text = _DOTTED_CHAIN.sub(lambda m: " " * len(m.group()), text)
     match = _NUMBER.search(text)
     return float(match.group()) if match else None
 
@@ -333,7 +362,7 @@ def answer(
     ``cut``: the output stopped at max_tokens; ``literal``: the paper's literal reading."""
     if literal:
         return _literal(text, aspect, lang, none_words, gazetteer, status)
-    text, dropped = drop_prompt(text, prompt, cut)
+    text, dropped = drop_prompt(text, prompt, cut, aspect.label(lang))
     text = without_lead_in(text, lang)
     if says_none(text, none_words):
         return Answer(True, "", status=status)
@@ -343,7 +372,7 @@ def answer(
     if not has_content(text, aspect.type == "numeric"):
         return Answer(False, "", status=status, unanswered=why())
     if aspect.type == "numeric":
-        number = first_number(text, markers=False)
+        number = first_number(text, markers=False, opening=status != "pattern")
         return Answer(False, strip_edges(text), number=number, status=status,
                       unanswered=None if number is not None else "no number")
     if aspect.type == "enumerated":
