@@ -239,4 +239,12 @@ def test_a_number_going_on_from_the_pattern_is_no_list_marker():
     assert _row(example, "The severity level of type 2 diabetes is 2. It is moderate.")[
         "prediction"] == "2. It is moderate"
     listed = _row(example, "The severity level of type 2 diabetes is:\n1. Mild\n2. Moderate")
-    assert listed["unanswered"] == "no number"
+    assert listed["unanswered"] == "list"
+
+
+def test_a_numeric_list_gives_options_and_a_bare_number_is_content():
+    example = _example("en", "type 2 diabetes", "severity_level", 2)
+    assert _row(example, "1. Mild: 1\n2. Moderate: 2\n3. Severe: 3")["unanswered"] == "list"
+    ages = _example("en", "acute anterior wall myocardial infarction", "prevalence_ages", "")
+    assert _row(ages, "The prevalence ages of acute anterior wall myocardial infarction are 22."
+                )["prediction"] == "22"

@@ -86,8 +86,8 @@ _SENTENCE = re.compile(r"[。！？!?；;：:\n]|\.(?=\s|$)")
 @dataclass(frozen=True)
 class Answer:
     """The scored form of a response or a reference. ``unanswered``: why a careful grader sees
-    no answer (``empty``, ``cut``, ``prompt``, ``no number``, ``no entity``, ``repetition``),
-    else None."""
+    no answer (``empty``, ``cut``, ``prompt``, ``no number``, ``list``, ``no entity``,
+    ``repetition``), else None."""
 
     none: bool
     text: str
@@ -278,13 +278,10 @@ def without_lead_in(text: str, lang: str) -> str:
     return LEAD_INS[lang].sub("", text, count=1)
 
 
-def has_content(text: str, numeric: bool = False) -> bool:
-    """Whether ``text`` holds more than punctuation and list markers (a number alone, "2.",
-    is content for a numeric aspect)."""
-    if numeric:
-        return strip_edges(_LIST_MARKER.sub("", text)) != ""
-    core = _ORDINAL.sub("", _CIRCLED.sub("", text))
-    return any(strip_edges(_BULLET.sub("", line)) for line in core.split("\n"))
+def has_content(text: str) -> bool:
+    """Whether ``text`` holds more than punctuation, bullets and list markers (a number alone,
+    "22." or "2.", is content: an age, a level)."""
+    return strip_edges(_LIST_MARKER.sub("", _CIRCLED.sub("", text))) != ""
 
 
 def split_items(text: str, lang: str) -> list[str]:
@@ -369,10 +366,14 @@ def answer(
     def why() -> str:
         return "prompt" if dropped else "cut" if cut else "empty"
 
-    if not has_content(text, aspect.type == "numeric"):
+    if not has_content(text):
         return Answer(False, "", status=status, unanswered=why())
     if aspect.type == "numeric":
-        number = first_number(text, markers=False, opening=status != "pattern")
+        opening = status != "pattern"
+        if len(_LIST_MARKER.findall(("" if opening else "\0") + text)) > 1:
+            # a list ("1. Mild: 1 / 2. Moderate: 2 / …") gives options, not one number
+            return Answer(False, strip_edges(text), status=status, unanswered="list")
+        number = first_number(text, markers=False, opening=opening)
         return Answer(False, strip_edges(text), number=number, status=status,
                       unanswered=None if number is not None else "no number")
     if aspect.type == "enumerated":
