@@ -248,3 +248,12 @@ def test_a_numeric_list_gives_options_and_a_bare_number_is_content():
     ages = _example("en", "acute anterior wall myocardial infarction", "prevalence_ages", "")
     assert _row(ages, "The prevalence ages of acute anterior wall myocardial infarction are 22."
                 )["prediction"] == "22"
+
+
+def test_copied_is_measured_on_the_answer_not_the_stem():
+    example = _example("en", "type 2 diabetes", "onset_ages", "")
+    assert _row(example, "The onset ages of type 2 diabetes are none.")["copied"] is None
+    zh = _example("zh", "2型糖尿病", "onset_ages", "")
+    row = _row(zh, "2型糖尿病的特定发病年龄为？\n\n请用一句话简要作答。\n\n请用一句话简要作答。")
+    assert row["copied"]["kind"] == "instruction"
+    assert "copied" not in _row(example, "none", messages=False)  # the workflow decides

@@ -200,6 +200,18 @@ def _subject(line: str, disease: str, aspect: Aspect, lang: str) -> bool:
     return re.search(rf"\b{re.escape(label)}\s+(?:of|for)\s+\S", line, re.IGNORECASE) is not None
 
 
+def split_prompt(user: str, disease: str, aspect: Aspect, lang: str
+                 ) -> tuple[list[str], list[str]]:
+    """(the question and instruction lines, the demonstration lines) of the final user
+    message: a demonstration line states the aspect of another disease."""
+    answer, _ = _patterns(disease, aspect, lang)
+    kept, demos = [], []
+    for line in user.split("\n"):
+        own = answer.search(line) or disease.lower() in line.lower()
+        (demos if _subject(line, disease, aspect, lang) and not own else kept).append(line)
+    return kept, demos
+
+
 def prompt_sentences(user: str, disease: str, aspect: Aspect, lang: str) -> frozenset[str]:
     """The sentences of the prompt's question and instruction (the final user message
     without its demonstration lines: those stating the aspect of another disease), keyed as
@@ -207,13 +219,7 @@ def prompt_sentences(user: str, disease: str, aspect: Aspect, lang: str) -> froz
     the disease's name and the two together; and the instruction's quoted format examples of
     two words or more ("test (positive result)", “检查项目（阳性结果）”; a quoted 无 or none is
     the none word, not a copy)."""
-    answer, _ = _patterns(disease, aspect, lang)
-    kept = []
-    for line in user.split("\n"):
-        own = answer.search(line) or disease.lower() in line.lower()
-        if _subject(line, disease, aspect, lang) and not own:
-            continue  # a demonstration: copying it states another disease's value
-        kept.append(line)
+    kept, _ = split_prompt(user, disease, aspect, lang)
     quoted = [q for line in kept for m in _QUOTED.finditer(line)
               for q in m.groups() if q and len(copying.words(q)) > 1]
     label = aspect.label(lang)

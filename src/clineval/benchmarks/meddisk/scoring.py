@@ -147,6 +147,23 @@ def read(example: Record, generation: Record, settings: Record,
                           cut=generation.get("finish_reason") == "length")
 
 
+def copied(example: Record, generation: Record, settings: Record) -> Record | None:
+    """The copy the answer segment is (:func:`clineval.metrics.copying.find_copy`), or None:
+    the text after App. D's answer pattern, not the whole output (echoing the question's stem
+    before the answer is the format Figure 7 shows), with the demonstration lines as the
+    exemplars, the disease's name as the input and the rest of the prompt as the instruction.
+    Needs the request's ``messages``."""
+    aspect, lang = example_aspect(example), example["lang"]
+    prompt = copying.Prompt.of(generation["messages"])
+    text, _ = extract.segment(generation["output"], example["disease"], aspect, lang,
+                              completion=bool(settings.get("cut_at_newline", False)))
+    rest, demos = extract.split_prompt(prompt.user, example["disease"], aspect, lang)
+    parts = copying.Prompt(prompt.system, "\n".join(rest), prompt.exemplar_inputs,
+                           (*prompt.exemplar_answers, *demos))
+    found = copying.find_copy(text, parts, [example["disease"]])
+    return found.as_dict() if found else None
+
+
 def score_rows(examples: Sequence[Record], generations: Mapping[str, Record], settings: Record,
                known: Sequence[Record] | None = None) -> list[Record]:
     """One scored row per example: the answers, similarities, tiers and points (0-10). The
@@ -188,6 +205,9 @@ def score_rows(examples: Sequence[Record], generations: Mapping[str, Record], se
             "unanswered": pred.unanswered,
             "reference": None if ref.none else ref.text,
         }
+        generation = generations[example["id"]]
+        if generation.get("messages"):
+            row["copied"] = copied(example, generation, settings)
         if i in literal:
             other = _fields(literal[i], literal_sims[i], kind, settings)
             if any(other[k] != row[k] for k in other):
