@@ -105,7 +105,9 @@ def run_block(doc: str, name: str, cwd: Path, *, dry_run: bool = False,
     snakemake.write_text(f'#!/bin/sh\nexec {sys.executable} -m snakemake {flags} "$@"\n')
     snakemake.chmod(0o755)
     venv_snakemake = cwd / ".venv/bin/snakemake"
-    if venv_snakemake.parent.is_dir() and not venv_snakemake.exists():
+    if venv_snakemake.parent.is_dir() and (venv_snakemake.is_symlink()
+                                           or not venv_snakemake.exists()):
+        venv_snakemake.unlink(missing_ok=True)  # an earlier block's link, to a removed shim
         venv_snakemake.symlink_to(snakemake)
     script = shims / f"{name}.sh"
     script.write_text("set -euo pipefail\n" + text, encoding="utf-8")

@@ -82,6 +82,7 @@ def test_a_data_setting_changes_only_that_tasks_chain(tmp_path):
         "figures/clue_bars",
         "figures/clue_levels",
         "report/index",  # the report shows the tables and figures
+        *(f"export-eee/{m}/clue_meqsum" for m in ("smollm2_135m", "tiny_llama", "clue_baseline")),
     }
 
 
@@ -98,6 +99,8 @@ def test_a_scoring_setting_rescores_without_regenerating(tmp_path):
         "figures/clue_bars",
         "figures/clue_levels",
         "report/index",
+        *(f"export-eee/{m}/clue_medisumcode"
+          for m in ("smollm2_135m", "tiny_llama", "clue_baseline")),
     }
 
 

@@ -192,7 +192,7 @@ def test_the_file_hash_is_the_identity_and_changes_nothing_else(tmp_path):
                if after.identities[key]["sha"] != ident["sha"]}
     assert changed == {"rec/medcalc/zero_shot/generation", "rec/medcalc/zero_shot/scoring",
                        "tables/medcalc_table2", "figures/medcalc_bars", "figures/medcalc_modes",
-                       "report/index"}
+                       "report/index", "export-eee/rec/medcalc"}
     generation = after.identities["rec/medcalc/zero_shot/generation"]["identity"]
     assert generation["recorded"] == {"file": "outputs.jsonl", "sha256": sha256_file(file)}
     assert "recorded" not in after.identities["constant/medcalc/zero_shot/generation"]["identity"]

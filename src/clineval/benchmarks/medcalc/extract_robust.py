@@ -65,6 +65,7 @@ __all__ = [
     "parse_value",
     "robust_check",
     "robust_extract",
+    "shows_work",
     "without_copies",
 ]
 
@@ -626,9 +627,25 @@ def robust_extract(output: str, output_type: str, *, note: str | None = None,
     if answer is None:
         status = "not_found" if reason == _RESTATES else "unparseable"
         return None, status, f"{reason} in {text[:80]!r}"
-    if answer in format_examples(question, output_type):
+    if answer in format_examples(question, output_type) and not shows_work(output, text):
         return None, "not_found", f"{FORMAT_EXAMPLE}: {text[:80]!r}"
     return answer, "ok", ""
+
+
+_WORD = re.compile(r"[^\W\d_]{2,}")
+#: Words that frame an answer without deriving it: JSON keys and answer cues.
+_FRAME_WORDS = frozenset({"answer", "step", "by", "thinking", "the", "is", "final", "so",
+                          "therefore", "estimated", "gestational", "age"})
+#: Words besides the answer and its frame that make an output a derivation.
+WORK_WORDS = 5
+
+
+def shows_work(output: str, answer_text: str) -> bool:
+    """Whether ``output`` derives its answer: at least :data:`WORK_WORDS` words outside the
+    answer text and its frame. An answer equal to a format example is a copy only without
+    work (a derivation that ends on the example's value is read as the answer it derives)."""
+    rest = output.replace(answer_text, " ")
+    return sum(w.lower() not in _FRAME_WORDS for w in _WORD.findall(rest)) >= WORK_WORDS
 
 
 def robust_check(answer: str, ground_truth: str, output_type: str, lower: str, upper: str) -> int:

@@ -21,12 +21,11 @@ import json
 import re
 from pathlib import Path
 
-from clineval.benchmarks.base.external import add_conf_argument, task_settings
+from clineval.benchmarks.base.external import add_conf_argument, find_conf, task_settings
 from clineval.benchmarks.meddisk import scoring
 from clineval.benchmarks.meddisk.aspects import registry, selected
 from clineval.benchmarks.meddisk.derive import example, examples_of
 from clineval.benchmarks.meddisk.kb import load_kb
-from clineval.config.locate import find_conf
 from clineval.errors import ConfigError, DataError
 from clineval.io import Record, read_jsonl
 from clineval.metrics.overlap import has_cjk
