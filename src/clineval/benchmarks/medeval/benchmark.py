@@ -27,7 +27,13 @@ class MedEvalBenchmark(StandardBenchmark):
     data_version = "2"
     # 2: strict labels allow no other token; rewrites and summaries read from the prompt's
     # open slot (answer_span) (issue 26)
-    scoring_version = "2"
+    # 3: copied text earns nothing (issue 34): an echo of the input, a replayed exemplar or an
+    # irrelevant rewrite is unqualified; the paper's literal reading is kept (readings.py)
+    scoring_version = "3"
+    literal_reading = (
+        "an output that repeats its input sentence or report, or an exemplar's (a label word "
+        "inside a repeated sentence; a repeated or irrelevant rewrite and a repeated report "
+        "scored by BLEU, ROUGE and the judges as written)")
     baselines = baselines.BASELINES
 
     def source_files(self, task: Record, data_root: Path, task_name: str) -> dict[str, Path]:
