@@ -91,7 +91,12 @@ def test_strict_extraction_is_the_label_word_alone(output, strict):
 @pytest.mark.parametrize(("kind", "output", "slot"), [
     ("summarization", "Report: No fracture. Summary: Normal study.", "Normal study."),
     ("summarization", "Report: Fibula fracture. Summary:", ""),
-    ("summarization", "Report: A. Summary: Report: A. Report: A", ""),
+    # a stray input label that opens the slot is dropped; whether what follows repeats the
+    # report is the copy rules' decision
+    ("summarization", "Report: A. Summary: Report: A. Report: A", "A."),
+    ("summarization", "Report: A. Summary: Report: Report: Report:", ""),
+    ("summarization", "Report: A. Summary: No acute disease.\n\nThis report is a summary.",
+     "No acute disease."),
     ("summarization", "Report: A. Summary: First. Summary: Second.", "First."),
     ("summarization", "Summary: Right hallux valgus.", "Right hallux valgus."),
     ("summarization", "Mild edema.\nReport: B. Summary: C.", "Mild edema."),
@@ -195,8 +200,11 @@ FOOT = "Bones of the right foot are unremarkable for age."
     ("Sentence: Pes planus may be positional.", FOOT, "exemplar", ""),
     ("Sentence: The calcaneus is not acute; the ankle is normal.", "Spur at the calcaneus no "
      "acute findings", None, "The calcaneus is not acute; the ankle is normal."),
+    # another sentence's frame: its rewrite shares nothing with this sentence
     ("Sentence: Stable opacity. Diagnostic: Abnormal. Rewrite: There is a stable opacity.",
-     FOOT, "other frame", ""),
+     FOOT, "irrelevant", ""),
+    ("Sentence: Pes planus may be positional. Diagnostic: Abnormal. Rewrite: The arch is "
+     "flattened, possibly because of positioning.", FOOT, "exemplar frame", ""),
     # rewrites
     ("The bones of the right foot are normal for age.", FOOT, None,
      "The bones of the right foot are normal for age."),
@@ -277,3 +285,23 @@ def test_a_summary_that_repeats_a_report_is_unqualified(output, why, text):
                             "right lower lobe.",), ("Large right effusion.",))
     read = readings.read_summary(output, REPORT, shown)
     assert (read.why, read.text) == (why, text)
+
+
+@pytest.mark.parametrize(("shown", "why", "text"), [
+    # without the prompt, a frame around another report may be a replayed exemplar: another
+    # example answered (the recorded demo's chest-r06 one-shot replays its exemplar 1 so)
+    (None, "other frame", ""),
+    # with the prompt, a restatement that is no exemplar's is a garbled one: its slot is read
+    # (Open-i's openi-1838 one-shot in tests/fixtures/medeval_graded)
+    (readings.Shown(("Large right pleural effusion with compressive atelectasis of the right "
+                     "lower lobe.",), ("Large right effusion.",)), None, "No acute disease."),
+])
+def test_a_frame_around_another_report_is_read_by_what_the_prompt_tells(shown, why, text):
+    output = ("Report: The cardiomediastinum is normal in size. No airspace disease. "
+              "Summary: No acute disease.")
+    read = readings.read_summary(output, REPORT, shown)
+    assert (read.why, read.text) == (why, text)
+    codes = readings.label_text("Report: Nondisplaced fracture of the distal fibula. Codes: "
+                                "Arthritis: negative", "codes",
+                                "Osteoarthritis of the tibiotalar joint.", None)
+    assert (codes.text, codes.why) == ("", "other frame")

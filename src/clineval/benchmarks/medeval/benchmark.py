@@ -106,8 +106,8 @@ class MedEvalBenchmark(StandardBenchmark):
         }
 
     def answered(self, row: Record) -> bool | None:
-        """A qualified answer (a label, or every code of the domain); None for summaries and
-        rewrites, which have no qualified form (their text: ``scoring.answer_span``)."""
+        """A qualified answer: a label, every code of the domain, or a rewrite or summary that
+        is no copy of the prompt and not empty (readings.py)."""
         return row.get("qualified")
 
     def summarize_rows(self, task: Record, rows: list[Record]) -> Record:

@@ -10,8 +10,9 @@ score a repeated sentence or report against the reference as written. Here (docs
 
 - **Frames.** An output that restates the prompt's frame (``Sentence: … Label: …``,
   ``Report: … Codes: …``, ``Original sentence: "…" Rewritten sentence: "…"``) is answered in
-  the frame's answer slot. A restated input that is an *exemplar's* (its sentence or report)
-  is the exemplar replayed: the output answers another example (unqualified).
+  the frame's answer slot. A restated input that is an *exemplar's* (its sentence or report,
+  not this example's) is the exemplar replayed: the output answers another example
+  (unqualified).
 - **Labels** (abnormality, ambiguity): the input sentence repeated in the answer is removed
   before the label words are counted; nothing left: unqualified.
 - **Codes**: the pairs are read from the ``Codes:`` slot of a restated report frame.
@@ -25,7 +26,9 @@ score a repeated sentence or report against the reference as written. Here (docs
 
 Exemplars are read from the prompt (``generation["messages"]``) by the frame labels of the
 task's templates (:func:`shown_prompt`); without messages (``clineval score`` on external
-outputs) only the example's own input is known, so exemplar copies are not found.
+outputs) only the example's own input is known, so exemplar copies are not found, and a
+restated frame around another text than the example's own is read as another example answered
+(``other frame``): a replayed exemplar and a garbled restatement look the same there.
 """
 
 from __future__ import annotations
@@ -121,6 +124,14 @@ def same_words(a: str, b: str) -> bool:
     return bool(words) and words == sentence_words(b)
 
 
+def same_sentences(a: str, b: str) -> bool:
+    """Whether ``a`` and ``b`` hold the same sentences (:func:`sentence_words`), in any order."""
+    def sentences(text: str) -> list[tuple[str, ...]]:
+        return sorted(tuple(part.split()) for part in " ".join(sentence_words(text)).split("|"))
+
+    return bool(sentence_words(a)) and sentences(a) == sentences(b)
+
+
 def content_words(text: str) -> set[str]:
     """The words of ``text`` that carry content: not a function word, not a lone letter."""
     return {w for w in copying.words(text) if w not in FUNCTION_WORDS and len(w) > 1}
@@ -178,10 +189,13 @@ class Framed:
     """An output read through the prompt's frame: the answer text (after the answer label when
     the output restates a frame or puts text before the label) and, when the output answers no
     question of this example, why (``copy``): ``input`` (it restates the example's input and
-    fills no slot), ``exemplar`` (it restates an exemplar's input: the exemplar replayed) or
-    ``other`` (it restates a frame around another text). ``restated``: the input the output
-    restates (without the frame's inner labels); ``slot``: whether it reached the answer label
-    of a restated frame (True also when it restates none)."""
+    fills no slot), ``frame`` (it restates another text, not an exemplar's, and fills no slot),
+    ``exemplar`` (it restates an exemplar's input: the exemplar replayed) or, where the prompt
+    is not known, ``other`` (it restates a frame around another text and fills its slot: a
+    replayed exemplar or a garbled restatement, which only the prompt tells apart).
+    ``restated``: the input the output restates (without the frame's inner labels); ``slot``:
+    whether it reached the answer label of a restated frame (True also when it restates
+    none)."""
 
     answer: str
     copy: str | None = None
@@ -209,29 +223,41 @@ def read_frame(output: str, kind: str, own: str = "", shown: Shown | None = None
     """The answer ``output`` gives for the example whose input is ``own``.
 
     An output that opens with the input label (``Sentence:``, ``Report:``) restates a frame:
-    the frame ends where the label opens another one, and the answer is what follows its
-    answer label (``Label:``, ``Rewrite:``, ``Codes:``, ``Summary:``); no answer label: no
-    answer. An output that does not open a frame ends where one opens; text before its answer
-    label is read as a restated input too. The restated input is the example's own (the echoed
-    frame: the slot is read), an exemplar's (``copy``: ``exemplar``) or, in a restated frame,
-    another text (``other``). A leading answer label is dropped, and the answer ends where a
-    frame label of the task follows."""
+    the answer is what follows its answer label (``Label:``, ``Rewrite:``, ``Codes:``,
+    ``Summary:``); no answer label before the input label opens another frame: no answer.
+    An output that does not open a frame ends where one opens; text before its answer label
+    is read as a restated input too. A restated input that is an exemplar's and not the
+    example's own is the exemplar replayed (``copy``: ``exemplar``); any other (the example's
+    own, or one a grader cannot place: a garbled restatement) is the echoed frame, and its slot
+    is read. Without the prompt (``shown`` None) a restated frame around another text than the
+    example's own answers another example (``other``): a replayed exemplar cannot be told from
+    a garbled restatement there. A leading answer label is dropped, and so is an input label
+    that opens the slot (``Summary: Report: …``: what follows is read, and the copy rules judge
+    it); the answer ends where a frame label of the task follows, a summary also at a blank
+    line."""
     opener, inner, answer = FRAMES[kind]
     text = output.strip()
     framed = text.startswith(opener)
-    end = _label_at(text, opener, len(opener) if framed else 0)
-    if end >= 0:
-        text = text[:end].strip()
     at = _label_at(text, answer)
+    end = _label_at(text, opener, len(opener) if framed else 0)
+    if end >= 0 and (at < 0 or end < at):  # another frame opens before this one's slot
+        text, at = text[:end].strip(), -1
     copy, restated = None, ""
     if framed or at > 0:
         restated = _cut(text[len(opener) if framed else 0: at if at >= 0 else len(text)], inner)
         copy = _restated(restated, own, shown, framed)
-        if at < 0:
-            return Framed("", copy or "input", restated, slot=False)
+        if at < 0:  # a restated frame with no answer slot
+            if copy in (None, "other"):
+                copy = "input" if not own or _its_own(restated, own) else "frame"
+            return Framed("", copy, restated, slot=False)
         text = text[at + len(answer):]
     elif at == 0:
         text = text[len(answer):]
+    text = text.strip()
+    if text.startswith(opener):
+        text = text[len(opener):]
+    if kind == "summarization":
+        text = re.split(r"\n\s*\n", text.strip(), maxsplit=1)[0]
     following = [p for label in (opener, *inner, answer) if (p := _label_at(text, label)) >= 0]
     if following:
         text = text[: min(following)]
@@ -239,14 +265,24 @@ def read_frame(output: str, kind: str, own: str = "", shown: Shown | None = None
 
 
 def _restated(restated: str, own: str, shown: Shown | None, framed: bool) -> str | None:
-    """What a restated input is: None for the example's own (or nothing restated, or, outside
-    a frame, text that restates no input), ``exemplar`` or ``other``."""
-    if not restated.strip() or (own and _mostly(restated, own)):
+    """``exemplar`` when a restated input is an exemplar's (most of its words, or the same
+    words) and not the example's own (the same sentences in any order, or most of its words);
+    without the prompt (``shown`` None), ``other`` for a restated frame around another text;
+    else None."""
+    if not restated.strip() or (own and _its_own(restated, own)):
         return None
-    if shown is not None and any(_mostly(restated, e) and not (own and _mostly(e, own))
-                                 for e in shown.exemplar_inputs):
+    if shown is None:
+        return "other" if framed and own else None
+    if any(_mostly(restated, e) and not (own and _its_own(e, own))
+           for e in shown.exemplar_inputs):
         return "exemplar"
-    return "other" if framed else None
+    return None
+
+
+def _its_own(restated: str, own: str) -> bool:
+    """Whether ``restated`` is ``own`` restated: most of its words, or the same sentences in
+    any order."""
+    return _mostly(restated, own) or same_sentences(restated, own)
 
 
 _LEAD_IN = re.compile(r"^[^\n" + _QUOTES + r"]{1,80}:\s*(?=[" + _QUOTES + r"])")
@@ -293,8 +329,9 @@ class TextReading:
 def read_rewrite(output: str, sentence: str, shown: Shown | None = None,
                  slot: str | None = None) -> TextReading:
     """A rewrite of ``sentence`` (``slot``: the answer already read, e.g. by ``answer_span:
-    whole``; default :func:`rewrite_slot`). Unqualified: a restated frame of another sentence
-    or an exemplar's that fills its ``Rewrite:`` slot (another example answered); empty; the
+    whole``; default :func:`rewrite_slot`). Unqualified: a restated frame of an exemplar's
+    sentence (or, without the prompt, of another sentence) that fills its ``Rewrite:`` slot
+    (another example answered); empty; the
     input's words (``echo``); an exemplar's rewrite or sentence where the exemplar's sentence
     is not the input's (``exemplar``); no content word of the input (``irrelevant``)."""
     framed = read_frame(own_frames(output), "rewriting", sentence, shown)
@@ -318,7 +355,8 @@ def read_rewrite(output: str, sentence: str, shown: Shown | None = None,
 def read_summary(output: str, report: str, shown: Shown | None = None,
                  slot: str | None = None) -> TextReading:
     """A summary of ``report`` (``slot``: the answer already read; default the slot reading).
-    Unqualified: a restated frame of another report or an exemplar's; empty; the report
+    Unqualified: a restated frame of an exemplar's report (or, without the prompt, of another
+    report); empty; the report
     repeated (:func:`repeats_report`: ``echo``); an exemplar's report repeated
     (``exemplar``). An exemplar's *summary* is scored as written."""
     framed = read_frame(output, "summarization", report, shown)
@@ -350,11 +388,12 @@ def label_text(output: str, kind: str, own: str, shown: Shown | None = None) -> 
     """Where an NLU output's label is read (abnormality, ambiguity: ``own`` the sentence;
     codes: the report): the frame's answer slot (:func:`read_frame`), with every place where
     it restates the input or an exemplar's input (another than the example's own) cut out
-    (:func:`without_echo`). A replayed exemplar or another text's frame gives no text; so does
-    an output that only restates (``echo``, ``exemplar``)."""
+    (:func:`without_echo`). A replayed exemplar, or a restated frame with no answer slot,
+    gives no text; so does an output that only restates (``echo``, ``exemplar``)."""
     framed = read_frame(output, kind, own, shown)
     if framed.copy is not None:
-        why = "echo" if framed.copy == "input" else f"{framed.copy} frame"
+        why = {"input": "echo", "exemplar": "exemplar frame",
+               "other": "other frame"}.get(framed.copy, "no slot")
         return AnswerText("", why, _kind(framed.copy))
     text, echoed = without_echo(framed.answer, own)
     replayed = False
@@ -369,7 +408,8 @@ def label_text(output: str, kind: str, own: str, shown: Shown | None = None) -> 
 
 
 def _kind(copy: str) -> str | None:
-    """The ``copied`` kind of a frame's copy (``other``: none of the prompt's parts)."""
+    """The ``copied`` kind of a frame's copy (``frame``, ``other``: none of the prompt's
+    parts)."""
     return copy if copy in ("input", "exemplar") else None
 
 
