@@ -134,6 +134,8 @@ def _check_cell(
     _files(scores, "outputs", plan.record_file("scores", key), f"scores {key}", hashes)
     generations = plan.artifact("generations", cell)
     _expect(scores, "inputs", "generations", generations, f"scores {key} ← generations")
+    _expect(scores, "inputs", "requests", plan.artifact("requests", cell),
+            f"scores {key} ← requests")
     _files(scores, "inputs", plan.record_file("scores", key), f"scores {key} ← generations", hashes)
     meta_path = plan.record_file("generation", key)
     meta = _record(meta_path, ids[f"{key}/generation"]["sha"], f"generations {key}", hashes)
@@ -176,13 +178,15 @@ def _recompute(plan: Plan, cells: list[Cell], stored: dict[str, Any], name: str,
     """Score every cell again from its stored generations, except those in ``rescored`` (cells
     this audit has already scored again identically, for another table); re-render the
     table."""
-    from clineval.workflow.steps import scored_cell, table_texts
+    from clineval.workflow.steps import scored_cell, table_texts, with_prompts
 
     for cell in (c for c in cells if c.path not in rescored):
         scoring = plan.identities[f"{cell.path}/scoring"]
         sha, ident = scoring["sha"], as_stored(scoring["identity"])
         examples = read_jsonl(plan.derived(cell.task)["examples"], ("id",))
-        gens = read_jsonl(plan.artifact("generations", cell), ("id", "output"))
+        gens = with_prompts(read_jsonl(plan.artifact("generations", cell), ("id", "output")),
+                            read_jsonl(plan.artifact("requests", cell), ("id", "messages")),
+                            plan.artifact("requests", cell))
         rows, document = scored_cell(sha, ident, examples, gens, plan.artifact("generations", cell),
                                      plan.scoring_inputs(cell.task))
         for path, text in ((plan.artifact("scores", cell), "".join(map(jsonl_line, rows))),

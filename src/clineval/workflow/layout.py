@@ -12,6 +12,7 @@ from typing import Any, TypeVar
 from clineval.benchmarks import get_benchmark
 from clineval.benchmarks.base import DerivedInput, derived_scoring_inputs
 from clineval.config.presets import scoring_judges
+from clineval.config.schema.tasks import RESTRICTED, SYNTHETIC
 from clineval.config.validate import table_tasks
 from clineval.inference.registry import BackendSpec, backend_of
 from clineval.io import write_text
@@ -236,6 +237,20 @@ class Plan:
         return [self.results / "tables" / f"{table}.{ext}"
                 for table in self.figures[figure] for ext in ("csv", "stats.json")]
 
+    def export_groups(self) -> list[tuple[str, str]]:
+        """The (model, task) pairs of the grid, in plan order: one export each."""
+        return list(dict.fromkeys((c.model, c.task) for c in self.cells))
+
+    def export_cells(self, model: str, task: str) -> list[Cell]:
+        """The model's cells of the task (one per mode), in plan order."""
+        return [c for c in self.cells_of(model) if c.task == task]
+
+    def export_outputs(self, model: str, task: str) -> list[Path]:
+        """The model's Every Eval Ever export of the task: the aggregate document and the
+        instance records (docs/export.md)."""
+        return [self.results / "export" / "eee" / model / f"{task}.{ext}"
+                for ext in ("json", "jsonl")]
+
     def metrics_file(self, table: str) -> Path:
         """The table's headline numbers per cell, for ``dvc metrics``."""
         return self.results / "tables" / f"{table}.metrics.json"
@@ -267,8 +282,8 @@ class Plan:
 
     def record_file(self, kind: str, key: str) -> Path:
         """The provenance record of an artifact (``kind``: data, model, requests, generation,
-        scores, table, figure, report; ``key``: a task, model, cell path, table or figure name;
-        the report's is ignored)."""
+        scores, table, figure, report, export; ``key``: a task, model, cell path, table or
+        figure name, ``<model>/<task>`` of an export; the report's is ignored)."""
         return self._memo(("record", kind, key), lambda: self._record_file(kind, key))
 
     def _record_file(self, kind: str, key: str) -> Path:
@@ -288,6 +303,8 @@ class Plan:
                 return prov_path(self.results / "tables" / f"{key}.csv")
             case "report":
                 return self.results / "report" / "provenance.json"
+            case "export":
+                return prov_path(self.results / "export" / "eee" / f"{key}.json")
             case "figure":
                 return prov_path(self.results / "figures" / f"{key}.png")
         raise ValueError(f"no provenance record for kind {kind!r}")
@@ -299,10 +316,19 @@ class Plan:
         return self._memo(("manifest", step, key),
                           lambda: self.results / "jobs" / step / f"{key}.json")
 
-    def credentialed(self, task: str) -> bool:
-        """Artifacts of the task derive from credentialed data (not the synthetic demo)."""
+    def tier(self, task: str) -> str:
+        """The data-access tier of the files the task reads: ``synthetic`` for the demo's,
+        else the tier its ``access`` declares for its official files (null: ``public``)."""
         spec = self.cfg["tasks"][task]
-        return spec.get("access") == "credentialed" and spec["data"].get("source") != "demo"
+        if spec["data"].get("source") == "demo":
+            return SYNTHETIC
+        return str(spec.get("access") or "public")
+
+    def credentialed(self, task: str) -> bool:
+        """Artifacts of the task derive from files that may not be shared: credentialed,
+        unreleased or private ones, not the synthetic demo (the ``credentialed`` flag of its
+        identities and records; DVC keeps them off remotes unless ``dvc.push_credentialed``)."""
+        return self.tier(task) in RESTRICTED
 
     # -- identities ----------------------------------------------------------------------------
     def write_identities(self) -> int:

@@ -86,7 +86,7 @@ def _replace_leaked(
 class MedCalcBenchmark(StandardBenchmark):
     name = "medcalc"
     data_version = "1"
-    scoring_version = "3"  # 3: robust reading of issue 26 (note copies, free text, more forms)
+    scoring_version = "4"  # 4: a format example of the question is no answer (issue 34)
     baselines = ("oracle", "constant")
     truncatable = ("note",)
 

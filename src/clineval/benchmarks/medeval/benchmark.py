@@ -35,6 +35,8 @@ class MedEvalBenchmark(StandardBenchmark):
         "inside a repeated sentence; a repeated or irrelevant rewrite and a repeated report "
         "scored by BLEU, ROUGE and the judges as written)")
     baselines = baselines.BASELINES
+    #: the loss of abnormality accuracy a rewrite causes (content distortion, Table 3)
+    lower_is_better = ("*.dacc_ab",)
 
     def source_files(self, task: Record, data_root: Path, task_name: str) -> dict[str, Path]:
         return sources.source_files(task, data_root, task_name)
@@ -58,6 +60,10 @@ class MedEvalBenchmark(StandardBenchmark):
             seed=int(exemplars.get("seed", data.get("seed", 0))),
             limit=data.get("limit"),
         )
+
+    def style(self, mode: Record) -> str:
+        """Always ``direct``: the paper asks for direct answers only (prompts.py)."""
+        return "direct"
 
     def build_requests(self, task: Record, mode: Record, templates: Record,
                        examples: list[Record], exemplars: list[Record],
