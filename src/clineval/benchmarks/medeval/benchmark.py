@@ -27,7 +27,13 @@ class MedEvalBenchmark(StandardBenchmark):
     data_version = "2"
     # 2: strict labels allow no other token; rewrites and summaries read from the prompt's
     # open slot (answer_span) (issue 26)
-    scoring_version = "2"
+    # 3: copied text earns nothing (issue 34): an echo of the input, a replayed exemplar or an
+    # irrelevant rewrite is unqualified; the paper's literal reading is kept (readings.py)
+    scoring_version = "3"
+    literal_reading = (
+        "an output that repeats its input sentence or report, or an exemplar's (a label word "
+        "inside a repeated sentence; a repeated or irrelevant rewrite and a repeated report "
+        "scored by BLEU, ROUGE and the judges as written)")
     baselines = baselines.BASELINES
     #: the loss of abnormality accuracy a rewrite causes (content distortion, Table 3)
     lower_is_better = ("*.dacc_ab",)
@@ -106,8 +112,8 @@ class MedEvalBenchmark(StandardBenchmark):
         }
 
     def answered(self, row: Record) -> bool | None:
-        """A qualified answer (a label, or every code of the domain); None for summaries and
-        rewrites, which have no qualified form (their text: ``scoring.answer_span``)."""
+        """A qualified answer: a label, every code of the domain, or a rewrite or summary that
+        is no copy of the prompt and not empty (readings.py)."""
         return row.get("qualified")
 
     def summarize_rows(self, task: Record, rows: list[Record]) -> Record:
