@@ -146,6 +146,26 @@ def report_inputs(wildcards):
     } | {f"figure_{name}": str(path) for name, path in figures.items()}
 
 
+def example_outputs():
+    """The explorer's pages, when the grid builds any table."""
+    return [str(p) for p in PLAN.example_outputs()] if "report/examples" in PLAN.identities else []
+
+
+def example_inputs(wildcards):
+    """The explorer's identity and manifest, and each of its cells' scoring identity,
+    examples, requests, generations and score rows."""
+    inputs = {"identity": str(PLAN.identity_file("report", "examples")),
+              "manifest": str(PLAN.manifest_file("examples", "index"))}
+    for i, c in enumerate(PLAN.example_cells()):
+        inputs |= {f"scoring_{i}": str(PLAN.identity_file(c.model, c.task, c.mode, "scoring")),
+                   f"requests_{i}": str(PLAN.artifact("requests", c)),
+                   f"generations_{i}": str(PLAN.artifact("generations", c)),
+                   f"rows_{i}": str(PLAN.artifact("scores", c))}
+    for task in sorted({c.task for c in PLAN.example_cells()}):
+        inputs[f"{task}_examples"] = derived(task)["examples"]
+    return inputs
+
+
 def report_category(wildcards):
     """Snakemake report category of a table or figure: its benchmark (the leaderboard's own)."""
     if "figure" in wildcards.keys():

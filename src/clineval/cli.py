@@ -27,6 +27,7 @@ STEPS = {
     "table": "build a table",
     "figure": "draw a figure from its tables (PNG and SVG)",
     "report": "write the self-contained HTML report",
+    "examples": "write the report's pages of every cell's examples, one by one",
 }
 
 
@@ -79,6 +80,10 @@ def _run_step(args: argparse.Namespace) -> None:
             from clineval.report.step import report
 
             report(job["identity"], job["tables"], job["figures"], job["out"], job["record"])
+        case "examples":
+            from clineval.report.explorer_step import run_job
+
+            run_job(job)
 
 
 def _dvc(args: argparse.Namespace) -> int:

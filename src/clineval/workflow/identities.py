@@ -18,7 +18,7 @@ from typing import Any
 
 import yaml
 
-from clineval.benchmarks import get_benchmark
+from clineval.benchmarks import get_benchmark, title
 from clineval.config import budget, slices
 from clineval.config.prompt_kind import prompt_kind
 from clineval.config.schema.tasks import RESTRICTED
@@ -30,6 +30,7 @@ from clineval.metrics import copying
 from clineval.provenance.filehash import FileHashCache
 from clineval.provenance.hashing import sha256_obj
 from clineval.provenance.location import portable
+from clineval.report.explorer_step import EXAMPLES_VERSION
 from clineval.tables import statistics
 from clineval.workflow.layout import Cell, Plan, file_hash_memo
 
@@ -421,6 +422,7 @@ def compute_identities(plan: Plan) -> None:
         }
         ids[f"figures/{name}"] = _with_sha(content)
     if plan.tables:
+        ids["report/examples"] = _with_sha(_examples_identity(plan))
         ids["report/index"] = _with_sha(_report_identity(plan))
 
 
@@ -453,4 +455,40 @@ def _report_identity(plan: Plan) -> dict[str, Any]:
         "smoke_models": sorted(m for m in models if cfg["models"][m].get("smoke")),
         # only with recorded outputs, so that other reports keep their identities
         **({"recorded_models": recorded} if recorded else {}),
+    }
+
+
+def example_prompts(cfg: dict[str, Any]) -> str:
+    """``report.examples.prompts`` (default ``auto``)."""
+    return str(((cfg.get("report") or {}).get("examples") or {}).get("prompts", "auto"))
+
+
+def _examples_identity(plan: Plan) -> dict[str, Any]:
+    """What the explorer's pages show (:mod:`clineval.report.explorer_step`): each cell of the
+    report's tables with its scoring identity, its data's tier and whether its page embeds the
+    prompts; the models' display fields; the pairs the tables compare."""
+    cfg, ids = plan.cfg, plan.identities
+    prompts = example_prompts(cfg)
+    cells = plan.example_cells()
+    recorded = {m for m in {c.model for c in cells} if backend_of(cfg["models"][m]).recorded}
+    return {
+        "kind": "examples",
+        "page_version": EXAMPLES_VERSION,
+        "grid": cfg["grid"].get("name"),
+        "prompts": prompts,
+        "credentialed": any(plan.credentialed(c.task) for c in cells),
+        "cells": [{
+            "cell": c.path, "model": c.model, "task": c.task, "mode": c.mode,
+            "benchmark_title": title(plan.benchmark(c.task)),
+            "task_title": cfg["tasks"][c.task].get("display_name") or c.task,
+            "tier": plan.tier(c.task), "credentialed": plan.credentialed(c.task),
+            "prompts": prompts == "always" or (prompts == "auto"
+                                               and not plan.credentialed(c.task)),
+            "scoring": ids[f"{c.path}/scoring"]["sha"],
+        } for c in cells],
+        "models": {m: {"display_name": cfg["models"][m].get("display_name") or m,
+                       "smoke": bool(cfg["models"][m].get("smoke")),
+                       "recorded": m in recorded}
+                   for m in dict.fromkeys(c.model for c in cells)},
+        "pairs": [[a.path, b.path] for a, b in plan.example_pairs()],
     }

@@ -266,6 +266,39 @@ class Plan:
         """The self-contained HTML report of the grid's tables and figures."""
         return self.results / "report" / "index.html"
 
+    def example_cells(self) -> list[Cell]:
+        """The cells of the report's tables, in plan order: one explorer page each."""
+        shown = {c for cells in self.tables.values() for c in cells}
+        return [c for c in self.cells if c in shown]
+
+    def example_page(self, cell: Cell) -> Path:
+        """The explorer's page of a cell's examples (docs/report.md, Examples, one by one)."""
+        return self.results / "report" / "examples" / f"{cell.path}.html"
+
+    def example_pairs(self) -> list[tuple[Cell, Cell]]:
+        """The (a, b) cells of each model pair a table compares (``comparisons``) on a task
+        and mode both ran, once each: one explorer page each."""
+        found: list[tuple[Cell, Cell]] = []
+        for name, cells in self.tables.items():
+            spec = self.identities[f"tables/{name}"]["identity"]["statistics"]["comparisons"]
+            shown = set(cells)
+            for a, b in (spec or {}).get("pairs", []):
+                for task, mode in dict.fromkeys((c.task, c.mode) for c in cells):
+                    pair = (Cell(a, task, mode), Cell(b, task, mode))
+                    if pair[0] in shown and pair[1] in shown and pair not in found:
+                        found.append(pair)
+        return found
+
+    def pair_page(self, a: Cell, b: Cell) -> Path:
+        """The explorer's page of the examples where two models' outcomes differ."""
+        return self.results / "report" / "pairs" / a.model / b.model / b.task / f"{b.mode}.html"
+
+    def example_outputs(self) -> list[Path]:
+        """Every page the explorer's job writes: each cell's, each pair's and their index."""
+        return [*(self.example_page(c) for c in self.example_cells()),
+                *(self.pair_page(a, b) for a, b in self.example_pairs()),
+                self.results / "report" / "examples" / "index.html"]
+
     def record_file(self, kind: str, key: str) -> Path:
         """The provenance record of an artifact (``kind``: data, model, requests, generation,
         scores, table, figure, report; ``key``: a task, model, cell path, table or figure name;
@@ -289,6 +322,8 @@ class Plan:
                 return prov_path(self.results / "tables" / f"{key}.csv")
             case "report":
                 return self.results / "report" / "provenance.json"
+            case "examples":
+                return self.results / "report" / "examples" / "provenance.json"
             case "figure":
                 return prov_path(self.results / "figures" / f"{key}.png")
         raise ValueError(f"no provenance record for kind {kind!r}")

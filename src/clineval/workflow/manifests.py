@@ -56,6 +56,11 @@ FIELDS: dict[str, dict[str, Any]] = {
                "outputs": dict.fromkeys(FIGURE_FILES, "path"), "record": "path"},
     "report": {"identity": "path", "tables": "named", "figures": "named", "out": "path",
                "record": "path"},
+    "examples": {"identity": "path", "cells": [{
+        "cell": "text", "identity": "path", "examples": "path", "requests": "path",
+        "generations": "path", "rows": "path", "out": "path"}],
+        "pairs": [{"a": "text", "b": "text", "out": "path"}], "index": "path",
+        "record": "path"},
 }
 
 
@@ -226,6 +231,23 @@ def report(plan: Plan) -> dict[str, Any]:
             "out": str(plan.report_file()), "record": str(plan.record_file("report", "index"))}
 
 
+def examples(plan: Plan) -> dict[str, Any]:
+    """The explorer's job: every cell's examples, requests, generations and score rows -> a
+    page per cell, per compared pair and their index."""
+    return {"step": "examples", "identity": str(plan.identity_file("report", "examples")),
+            "cells": [{"cell": c.path,
+                       "identity": str(plan.identity_file(c.model, c.task, c.mode, "scoring")),
+                       "examples": str(plan.derived(c.task)["examples"]),
+                       "requests": str(plan.artifact("requests", c)),
+                       "generations": str(plan.artifact("generations", c)),
+                       "rows": str(plan.artifact("scores", c)),
+                       "out": str(plan.example_page(c))} for c in plan.example_cells()],
+            "pairs": [{"a": a.path, "b": b.path, "out": str(plan.pair_page(a, b))}
+                      for a, b in plan.example_pairs()],
+            "index": str(plan.example_outputs()[-1]),
+            "record": str(plan.record_file("examples", "index"))}
+
+
 def manifests(plan: Plan, cache: Path) -> Iterator[tuple[Path, dict[str, Any]]]:
     """Every job's manifest of the plan, with its file; ``cache``: the generation cache."""
     for kind, step, make in (("data", "derive", derive), ("models", "build-model", build_model)):
@@ -254,6 +276,8 @@ def manifests(plan: Plan, cache: Path) -> Iterator[tuple[Path, dict[str, Any]]]:
         yield plan.manifest_file("figure", name), figure(plan, name)
     if "report/index" in plan.identities:
         yield plan.manifest_file("report", "index"), report(plan)
+    if "report/examples" in plan.identities:
+        yield plan.manifest_file("examples", "index"), examples(plan)
 
 
 def manifest_text(manifest: dict[str, Any]) -> str:
