@@ -143,7 +143,9 @@ def report_inputs(wildcards):
     return {"identity": str(PLAN.identity_file("report", "index")),
             "manifest": str(PLAN.manifest_file("report", "index"))} | {
         f"table_{name}": str(path) for name, path in tables.items()
-    } | {f"figure_{name}": str(path) for name, path in figures.items()}
+    } | {f"figure_{name}": str(path) for name, path in figures.items()} | {
+        f"cells_{name}": str(path) for name, path in PLAN.report_links().items()
+    }
 
 
 def example_outputs():

@@ -79,7 +79,8 @@ def _run_step(args: argparse.Namespace) -> None:
         case "report":
             from clineval.report.step import report
 
-            report(job["identity"], job["tables"], job["figures"], job["out"], job["record"])
+            report(job["identity"], job["tables"], job["figures"], job["cells"], job["out"],
+                   job["record"])
         case "examples":
             from clineval.report.explorer_step import run_job
 

@@ -84,7 +84,7 @@ def _no_prompt(ident: Mapping[str, Any], entry: Mapping[str, Any]) -> str:
 
 
 def _cell_page(ident: Mapping[str, Any], entry: Mapping[str, Any], document: Mapping[str, Any],
-               entries: Mapping[str, Mapping[str, Any]]) -> explorer.Page:
+               entries: Mapping[str, Mapping[str, Any]], scoring: str) -> explorer.Page:
     up = _up(entry["cell"])
     model = ident["models"][entry["model"]]
     same_task = [(f"{e['mode']}", f"{up}{e['cell']}.html") for e in entries.values()
@@ -95,7 +95,7 @@ def _cell_page(ident: Mapping[str, Any], entry: Mapping[str, Any], document: Map
                  and e["mode"] == entry["mode"] and e is not entry]
     lines = [f"{entry['benchmark_title']}, task {entry['task_title']} ({entry['task']}), mode "
              f"{entry['mode']}: {len(document['examples'])} scored examples; cell "
-             f"{entry['cell']}, scoring identity {entry['scoring'][:16]}."]
+             f"{entry['cell']}, scoring identity {scoring[:16]}."]
     if document["left_out"]:
         lines.append(f"{document['left_out']} rows the cell's summary leaves out (not "
                      "evaluated: a validation split or an exemplar draw not chosen) are not "
@@ -180,15 +180,15 @@ def examples(identity: Path, cells: Sequence[CellJob], pairs: Sequence[PairJob],
     hashes = FileHashes()
     for job in cells:
         entry = entries[job.cell]
-        _, scoring = read_identity(job.identity)
+        scoring_sha, scoring = read_identity(job.identity)
         if scoring.get("cell") != job.cell:
             raise DataError(job.identity, None, "cell", f"expected cell {job.cell}, found "
                             f"{scoring.get('cell')}")
         cell = data.read_cell(job.cell, scoring["benchmark"], scoring["task"], job.files,
                               entry["prompts"])
         document = data.cell_document(cell, entry["prompts"])
-        write_text(job.out, explorer.examples_page(_cell_page(ident, entry, document, entries),
-                                                   document))
+        page = _cell_page(ident, entry, document, entries, scoring_sha)
+        write_text(job.out, explorer.examples_page(page, document))
         counts[job.cell] = data.summary_line(document)
         if job.cell in paired:
             loaded[job.cell] = cell

@@ -224,9 +224,10 @@ class Plan:
                 shard / "run-summary.json")
 
     def table_outputs(self, table: str) -> list[Path]:
-        """The table's files (and its statistics) beside its headline numbers."""
+        """The table's files (its statistics and the cells behind its values too) beside its
+        headline numbers."""
         return [self.results / "tables" / f"{table}.{ext}"
-                for ext in ("csv", "md", "tex", "stats.json", "stats.md")]
+                for ext in ("csv", "md", "tex", "stats.json", "stats.md", "cells.json")]
 
     def figure_outputs(self, figure: str) -> list[Path]:
         """The figure's PNG and SVG."""
@@ -261,6 +262,10 @@ class Plan:
         """What the HTML report reads, by name: each table's Markdown and each figure's PNG."""
         return ({name: self.table_outputs(name)[1] for name in self.tables},
                 {name: self.figure_outputs(name)[0] for name in self.figures})
+
+    def report_links(self) -> dict[str, Path]:
+        """What the HTML report links each table's values with: its ``cells.json``."""
+        return {name: self.table_outputs(name)[5] for name in self.tables}
 
     def report_file(self) -> Path:
         """The self-contained HTML report of the grid's tables and figures."""

@@ -26,7 +26,7 @@ if TYPE_CHECKING:
     from clineval.workflow.layout import Cell, Plan
 
 #: A table's files by format, in the order of :meth:`Plan.table_outputs`.
-TABLE_FILES = ("csv", "md", "tex", "stats", "stats_md")
+TABLE_FILES = ("csv", "md", "tex", "stats", "stats_md", "cells")
 #: A figure's files by format, in the order of :meth:`Plan.figure_outputs`.
 FIGURE_FILES = ("png", "svg")
 
@@ -54,8 +54,8 @@ FIELDS: dict[str, dict[str, Any]] = {
               "outputs": dict.fromkeys((*TABLE_FILES, "metrics"), "path"), "record": "path"},
     "figure": {"identity": "path", "tables": ["path"],
                "outputs": dict.fromkeys(FIGURE_FILES, "path"), "record": "path"},
-    "report": {"identity": "path", "tables": "named", "figures": "named", "out": "path",
-               "record": "path"},
+    "report": {"identity": "path", "tables": "named", "figures": "named", "cells": "named",
+               "out": "path", "record": "path"},
     "examples": {"identity": "path", "cells": [{
         "cell": "text", "identity": "path", "examples": "path", "requests": "path",
         "generations": "path", "rows": "path", "out": "path"}],
@@ -223,11 +223,13 @@ def figure(plan: Plan, name: str) -> dict[str, Any]:
 
 
 def report(plan: Plan) -> dict[str, Any]:
-    """The report's job: each table's Markdown and each figure's PNG -> the HTML page."""
+    """The report's job: each table's Markdown and cells behind its values and each figure's
+    PNG -> the HTML page."""
     tables, figures = plan.report_sources()
     return {"step": "report", "identity": str(plan.identity_file("report", "index")),
             "tables": {name: str(path) for name, path in tables.items()},
             "figures": {name: str(path) for name, path in figures.items()},
+            "cells": {name: str(path) for name, path in plan.report_links().items()},
             "out": str(plan.report_file()), "record": str(plan.record_file("report", "index"))}
 
 

@@ -227,10 +227,10 @@ class Benchmark(Protocol):
         """Build a table (``clineval.tables.render.Table``) from scored cells of ``tasks``.
 
         Each cell carries its ``model``, ``task``, ``mode``, ``summary``, ``display_name``,
-        ``size`` and ``smoke``, and its per-example score ``rows`` when the spec sets
-        ``rows: true`` (paired statistics); ``tasks`` maps the table's task names to their
-        settings.
-        """
+        ``size`` and ``smoke``, its path ``cell`` (``model/task/mode``), and its per-example
+        score ``rows`` when the spec sets ``rows: true`` (paired statistics); ``tasks`` maps
+        the table's task names to their settings. A block's ``sources`` name the cells behind
+        each value (``clineval.tables.render.source``): the report links values to them."""
 
     def add_score_arguments(self, parser: argparse.ArgumentParser) -> None:
         """The options of ``clineval score <name>`` (score outputs produced anywhere)."""
