@@ -111,7 +111,7 @@ def _cell_page(ident: Mapping[str, Any], entry: Mapping[str, Any], document: Map
 
 def _pair_page(ident: Mapping[str, Any], a: Mapping[str, Any], b: Mapping[str, Any],
                document: Mapping[str, Any]) -> explorer.Page:
-    up = _up(f"{a['model']}/{b['model']}/{a['task']}/{a['mode']}")
+    up = "../" + _up(f"{a['model']}/{b['model']}/{a['task']}/{a['mode']}")  # to report/
     names = [ident["models"][e["model"]]["display_name"] for e in (a, b)]
     lines = [f"{a['benchmark_title']}, task {a['task_title']}, mode {a['mode']}: the "
              f"{len(document['examples'])} of {document['shared']} shared examples where the "
