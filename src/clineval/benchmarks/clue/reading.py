@@ -29,8 +29,8 @@ def _judge(fields: Record) -> Judgement:
         verdict = "right" if right else "wrong" if status in ANSWERED else "unanswered"
     else:
         verdict = "scored" if status in (*ANSWERED, *WHOLE) else "unanswered"
-    return Judgement("reading", verdict, metrics_text(metrics),
-                     text(fields.get("prediction")), status)
+    read = "(the whole output)" if status in WHOLE else text(fields.get("prediction"))
+    return Judgement("reading", verdict, metrics_text(metrics), read, status)
 
 
 def reading(row: Record, example: Record) -> Reading:

@@ -39,7 +39,8 @@ def _judge(fields: Record) -> Judgement:
         same = sum(predicted.get(c) == v for c, v in reference.items())
         verdict = ("unanswered" if qualified is False else "right" if same == len(reference)
                    else "wrong" if same == 0 else "scored")
-        wrong = [f"{c}: read {predicted.get(c)}, gold {v}" for c, v in reference.items()
+        wrong = [f"{c}: read {predicted.get(c) or 'nothing'}, gold {v}"
+                 for c, v in reference.items()
                  if predicted.get(c) != v]
         return Judgement("reading", verdict, f"per-code accuracy {same}/{len(reference)}",
                          _codes(predicted), "qualified" if qualified else "off format",
