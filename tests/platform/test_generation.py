@@ -9,7 +9,7 @@ import pytest
 
 from clineval.inference import tiny_model
 from clineval.inference.transformers_backend import TransformersBackend
-from clineval.io import read_jsonl, write_json, write_jsonl
+from clineval.io import ordinary_mode, read_jsonl, write_json, write_jsonl
 from clineval.provenance.hashing import sha256_obj
 from clineval.workflow.generation import CellJob, Shard, batches, generate_cells, merge_shards
 
@@ -34,6 +34,14 @@ def _requests(n: int) -> list[dict]:
                     {"role": "user", "content": f"Question {i}: what is {i} + {i}?"}]
         records.append({"id": str(i), "messages": messages, "request_sha": sha256_obj(messages)})
     return records
+
+
+def test_the_tiny_models_files_are_ordinary_files(model_dir):
+    """Every file of the built folder has the mode of a new file (0644 under umask 022):
+    safetensors writes 0600, which hid results/models/tiny_llama/model.safetensors."""
+    modes = {p.name: p.stat().st_mode & 0o777 for p in model_dir.iterdir()}
+    assert "model.safetensors" in modes
+    assert set(modes.values()) == {ordinary_mode()}, modes
 
 
 def test_tiny_model_has_a_chat_template_and_is_reproducible(model_dir, tmp_path):

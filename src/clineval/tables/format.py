@@ -68,4 +68,12 @@ def reading_note(literal: str | None, differences: Iterable[tuple[str, str, floa
              for row, metric, value, literal_value in differences]
     if not found:
         return note + "; it gives the same values here."
-    return note + "; it gives: " + "; ".join(found) + "."
+    more = len(found) - READING_VALUES
+    shown = "; ".join(found[:READING_VALUES])
+    if more > 0:
+        shown += f"; and {more} more (each cell's score summary, `literal`)"
+    return note + "; it gives: " + shown + "."
+
+
+#: The most values a reading note lists.
+READING_VALUES = 6

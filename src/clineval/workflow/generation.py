@@ -24,10 +24,10 @@ from clineval.benchmarks import get_benchmark
 from clineval.inference.base import Backend, Generation
 from clineval.inference.registry import backend_of
 from clineval.io import DataError, read_identity, read_json, read_jsonl, write_json, write_jsonl
+from clineval.progress import progress_bar
 from clineval.provenance.hashing import sha256_obj
 from clineval.provenance.manifest import environment
 from clineval.provenance.record import make_record, prov_path, read_record
-from clineval.workflow.progress import progress_bar
 
 log = logging.getLogger("clineval")
 
@@ -257,7 +257,7 @@ def _generate_pooled(cells: list[_Cell], backend: Backend, label: str) -> None:
     its cells by share."""
     model = cells[0].ident["model"]
     budgets = sorted({budget_of(c) for c in cells}, key=lambda b: -1 if b is None else b)
-    with progress_bar(sum(len(c.todo) for c in cells), label, unit="req") as bar:
+    with progress_bar(sum(len(c.todo) for c in cells), label, unit="requests") as bar:
         for budget in budgets:
             group = [c for c in cells if budget_of(c) == budget]
             engine = with_budget(backend, budget)

@@ -10,6 +10,7 @@ finished artifacts look stale. Steps read their settings from the identity file.
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 from collections.abc import Sequence
 from importlib.metadata import version
@@ -21,12 +22,15 @@ import yaml
 from clineval.benchmarks import get_benchmark, title
 from clineval.config import budget, slices
 from clineval.config.prompt_kind import prompt_kind
+from clineval.config.schema.grid import Eee
 from clineval.config.schema.tasks import RESTRICTED
 from clineval.config.validate import table_tasks, validate_model
 from clineval.errors import ConfigError
+from clineval.export import eee, eee_schema
 from clineval.inference import gguf_model
 from clineval.inference.registry import backend_of
 from clineval.metrics import copying
+from clineval.metrics.bootstrap import BootstrapSettings
 from clineval.provenance.filehash import FileHashCache
 from clineval.provenance.hashing import sha256_obj
 from clineval.provenance.location import portable
@@ -424,6 +428,10 @@ def compute_identities(plan: Plan) -> None:
     if plan.tables:
         ids["report/examples"] = _with_sha(_examples_identity(plan))
         ids["report/index"] = _with_sha(_report_identity(plan))
+    settings = export_settings(cfg)
+    for model, task in plan.export_groups():
+        ids[f"export-eee/{model}/{task}"] = _with_sha(_export_identity(plan, model, task,
+                                                                        settings))
 
 
 def _report_identity(plan: Plan) -> dict[str, Any]:
@@ -504,4 +512,63 @@ def _examples_identity(plan: Plan) -> dict[str, Any]:
                        "recorded": m in recorded}
                    for m in dict.fromkeys(c.model for c in cells)},
         "pairs": [[a.path, b.path] for a, b in plan.example_pairs()],
+    }
+
+
+def export_settings(cfg: dict[str, Any]) -> dict[str, Any]:
+    """``export.eee`` of the config, over the defaults of its schema (``Eee``)."""
+    given = (cfg.get("export") or {}).get("eee") or {}
+    return {f.name: given.get(f.name, f.default) for f in dataclasses.fields(Eee)}
+
+
+def _interval_settings(plan: Plan, cell: Cell) -> tuple[str | None, dict[str, Any]]:
+    """The first table that shows the cell and its bootstrap settings (the defaults where no
+    table does): an export's intervals are that table's."""
+    for name, cells in plan.tables.items():
+        if cell in cells:
+            return name, plan.identities[f"tables/{name}"]["identity"]["statistics"]["bootstrap"]
+    return None, BootstrapSettings().as_dict()
+
+
+def _export_identity(plan: Plan, model: str, task: str, settings: dict[str, Any]
+                     ) -> dict[str, Any]:
+    """What a model's Every Eval Ever export of a task holds (:mod:`clineval.export.eee`): the
+    model, the task, the export settings and, per mode, the cell's identities, its mode and the
+    bootstrap settings of its interval."""
+    cfg, ids = plan.cfg, plan.identities
+    spec, task_spec, backend = cfg["models"][model], cfg["tasks"][task], plan.backend(model)
+    cells = []
+    for cell in plan.export_cells(model, task):
+        table, bootstrap = _interval_settings(plan, cell)
+        cells.append({"mode": cell.mode, "cell": cell.path,
+                      **{kind: ids[f"{cell.path}/{kind}"]["sha"]
+                         for kind in ("requests", "generation", "scoring")},
+                      "mode_settings": cfg["modes"][cell.mode], "bootstrap": bootstrap,
+                      "interval_table": table, **_slice(cfg, cell)})
+    data = ids[f"data/{task}"]
+    return {
+        "kind": "export",
+        "format": "every_eval_ever",
+        "schema_version": eee_schema.VERSION,
+        "export_version": eee.EXPORT_VERSION,
+        "grid": cfg["grid"].get("name"),
+        "model_name": model,
+        "task_name": task,
+        "credentialed": plan.credentialed(task),
+        "settings": settings,
+        "model": {**{k: spec.get(k) for k in ("id", "revision", "backend", "display_name",
+                                              "size", "smoke")},
+                  "baseline": spec.get("baseline") if backend.baseline else None,
+                  "remote": backend.remote},
+        "sampling": spec.get("sampling"),
+        "benchmark_title": title(task_spec["benchmark"]),
+        "lower_is_better": list(getattr(get_benchmark(task_spec["benchmark"]),
+                                        "lower_is_better", ())),
+        "task": {k: task_spec.get(k) for k in ("benchmark", "display_name", "version", "data",
+                                                "scoring", "access")},
+        "data": {"identity": data["sha"],
+                 "source": "demo" if task_spec["data"].get("source") == "demo" else "official",
+                 "sources": {role: entry["sha256"]
+                             for role, entry in sorted(data["identity"]["sources"].items())}},
+        "cells": cells,
     }

@@ -238,6 +238,20 @@ class Plan:
         return [self.results / "tables" / f"{table}.{ext}"
                 for table in self.figures[figure] for ext in ("csv", "stats.json")]
 
+    def export_groups(self) -> list[tuple[str, str]]:
+        """The (model, task) pairs of the grid, in plan order: one export each."""
+        return list(dict.fromkeys((c.model, c.task) for c in self.cells))
+
+    def export_cells(self, model: str, task: str) -> list[Cell]:
+        """The model's cells of the task (one per mode), in plan order."""
+        return [c for c in self.cells_of(model) if c.task == task]
+
+    def export_outputs(self, model: str, task: str) -> list[Path]:
+        """The model's Every Eval Ever export of the task: the aggregate document and the
+        instance records (docs/export.md)."""
+        return [self.results / "export" / "eee" / model / f"{task}.{ext}"
+                for ext in ("json", "jsonl")]
+
     def metrics_file(self, table: str) -> Path:
         """The table's headline numbers per cell, for ``dvc metrics``."""
         return self.results / "tables" / f"{table}.metrics.json"
@@ -306,8 +320,8 @@ class Plan:
 
     def record_file(self, kind: str, key: str) -> Path:
         """The provenance record of an artifact (``kind``: data, model, requests, generation,
-        scores, table, figure, report; ``key``: a task, model, cell path, table or figure name;
-        the report's is ignored)."""
+        scores, table, figure, report, export; ``key``: a task, model, cell path, table or
+        figure name, ``<model>/<task>`` of an export; the report's is ignored)."""
         return self._memo(("record", kind, key), lambda: self._record_file(kind, key))
 
     def _record_file(self, kind: str, key: str) -> Path:
@@ -329,6 +343,8 @@ class Plan:
                 return self.results / "report" / "provenance.json"
             case "examples":
                 return self.results / "report" / "examples" / "provenance.json"
+            case "export":
+                return prov_path(self.results / "export" / "eee" / f"{key}.json")
             case "figure":
                 return prov_path(self.results / "figures" / f"{key}.png")
         raise ValueError(f"no provenance record for kind {kind!r}")

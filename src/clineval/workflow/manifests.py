@@ -29,6 +29,8 @@ if TYPE_CHECKING:
 TABLE_FILES = ("csv", "md", "tex", "stats", "stats_md", "cells")
 #: A figure's files by format, in the order of :meth:`Plan.figure_outputs`.
 FIGURE_FILES = ("png", "svg")
+#: An export's files, in the order of :meth:`Plan.export_outputs`.
+EXPORT_FILES = ("json", "jsonl")
 
 #: Per step, its manifest's fields: ``path`` (a file or folder), ``path?`` (a path or null),
 #: ``text``, ``flag`` (true or false), ``named`` (name -> path), ``[kind]`` (a list), or an
@@ -61,6 +63,9 @@ FIELDS: dict[str, dict[str, Any]] = {
         "generations": "path", "rows": "path", "out": "path"}],
         "pairs": [{"a": "text", "b": "text", "out": "path"}], "index": "path",
         "record": "path"},
+    "export-eee": {"identity": "path", "cells": [{
+        "summary": "path", "rows": "path", "requests": "path", "generations": "path",
+        "meta": "path"}], "outputs": dict.fromkeys(EXPORT_FILES, "path"), "record": "path"},
 }
 
 
@@ -250,6 +255,23 @@ def examples(plan: Plan) -> dict[str, Any]:
             "record": str(plan.record_file("examples", "index"))}
 
 
+def export_eee(plan: Plan, model: str, task: str) -> dict[str, Any]:
+    """A model's Every Eval Ever export of a task: its cells' files -> the aggregate document
+    and the instance records."""
+    outputs = zip(EXPORT_FILES, plan.export_outputs(model, task), strict=True)
+    return {"step": "export-eee", "model": model, "task": task,
+            "identity": str(plan.identity_file("export-eee", model, task)),
+            "cells": [{"cell": c.path,
+                       "summary": str(plan.artifact("scores", c, ".json")),
+                       "rows": str(plan.artifact("scores", c)),
+                       "requests": str(plan.artifact("requests", c)),
+                       "generations": str(plan.artifact("generations", c)),
+                       "meta": str(plan.artifact("generations", c, ".meta.json"))}
+                      for c in plan.export_cells(model, task)],
+            "outputs": {fmt: str(path) for fmt, path in outputs},
+            "record": str(plan.record_file("export", f"{model}/{task}"))}
+
+
 def manifests(plan: Plan, cache: Path) -> Iterator[tuple[Path, dict[str, Any]]]:
     """Every job's manifest of the plan, with its file; ``cache``: the generation cache."""
     for kind, step, make in (("data", "derive", derive), ("models", "build-model", build_model)):
@@ -280,6 +302,8 @@ def manifests(plan: Plan, cache: Path) -> Iterator[tuple[Path, dict[str, Any]]]:
         yield plan.manifest_file("report", "index"), report(plan)
     if "report/examples" in plan.identities:
         yield plan.manifest_file("examples", "index"), examples(plan)
+    for model, task in plan.export_groups():
+        yield plan.manifest_file("export-eee", model, task), export_eee(plan, model, task)
 
 
 def manifest_text(manifest: dict[str, Any]) -> str:

@@ -22,6 +22,7 @@ from clineval.io import (
     write_jsonl,
     write_text,
 )
+from clineval.progress import progress
 from clineval.provenance.location import located
 from clineval.provenance.manifest import environment
 from clineval.provenance.record import FileHashes, make_record, prov_path, write_record
@@ -34,7 +35,6 @@ from clineval.tables.format import (
 )
 from clineval.tables.leaderboard import LAYOUT as LEADERBOARD
 from clineval.tables.leaderboard import build_leaderboard
-from clineval.workflow.progress import progress
 
 log = logging.getLogger("clineval")
 
@@ -110,7 +110,7 @@ def derive_scoring_inputs(jobs: list[tuple[Path, Path, Path]]) -> None:
     embeddings), one ``(identity, out, record)`` each, before any of its scoring jobs; the
     named inputs are checked against the hashes the plan saw."""
     hashes = FileHashes()
-    for identity, out, record_out in progress(jobs, "scoring inputs", unit="file"):
+    for identity, out, record_out in progress(jobs, "scoring inputs", unit="files"):
         sha, ident = read_identity(identity)
         inputs = checked_inputs(ident, hashes)
         kept = get_benchmark(ident["benchmark"]).derive_scoring_input(
@@ -229,7 +229,7 @@ def score(jobs: list[ScoreJob]) -> None:
     """
     env = environment()
     hashes = FileHashes()
-    for job in progress(jobs, "scoring", unit="cell"):
+    for job in progress(jobs, "scoring", unit="cells"):
         sha, ident = read_identity(job.identity)
         exs = read_jsonl(job.examples, ("id",))
         gens = with_prompts(read_jsonl(job.generations, ("id", "output")),
@@ -254,19 +254,22 @@ def rows_path(summary: Path) -> Path:
     return summary.with_suffix(".jsonl")
 
 
-def literal_differences(bench: Any, cells: list[dict[str, Any]]
+def literal_differences(bench: Any, cells: list[dict[str, Any]], tasks: dict[str, Any]
                         ) -> list[tuple[str, str, float, float]]:
     """Where a cell's headline under the paper's literal reading (its summary's ``literal``)
-    differs from the one shown: (model and mode, metric, shown value, literal value)."""
+    differs from the one shown: (model, task where the table shows several, and mode; metric,
+    shown value, literal value)."""
+    several = len({cell["task"] for cell in cells}) > 1
     found = []
     for cell in cells:
+        task = f" {tasks[cell['task']]['display_name']}" if several else ""
         literal = cell["summary"].get("literal")
         if literal is None:
             continue
         shown, other = bench.headline(cell["summary"]), bench.headline(literal)
         for metric, value in sorted(shown.items()):
             if value is not None and other.get(metric) is not None and other[metric] != value:
-                found.append((f"{cell['display_name']} {cell['mode']}", metric, float(value),
+                found.append((f"{cell['display_name']}{task} {cell['mode']}", metric, float(value),
                               float(other[metric])))
     return found
 
@@ -329,7 +332,7 @@ def table_texts(
     for bench_name in sorted(set(benchmarks.values())):
         shown = [c for c in cells if benchmarks[c["task"]] == bench_name]
         note = reading_note(get_benchmark(bench_name).literal_reading,
-                            literal_differences(get_benchmark(bench_name), shown))
+                            literal_differences(get_benchmark(bench_name), shown, tasks))
         if note:
             built.notes.append(note)
     return {"csv": to_csv(built), "md": to_markdown(built), "tex": to_latex(built),

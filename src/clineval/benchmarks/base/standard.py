@@ -38,6 +38,7 @@ from clineval.benchmarks.base.sources import demo_or_official, require
 from clineval.errors import ConfigError
 from clineval.io import Record
 from clineval.metrics import aggregate, copying
+from clineval.progress import progress
 from clineval.tables import by_mode
 from clineval.tables.render import Table
 
@@ -79,6 +80,9 @@ class StandardBenchmark(DeclaredAggregates):
     #: prompt text); None where the two readings never differ. Rows where they differ carry
     #: ``literal``: the row's fields under that reading (:func:`literal_rows`).
     literal_reading: str | None = None
+    #: The headline metrics where lower is better (shell-style patterns over their names; an
+    #: export says so, docs/export.md); every other one is better higher.
+    lower_is_better: tuple[str, ...] = ()
 
     @property
     def title(self) -> str:
@@ -208,7 +212,8 @@ class StandardBenchmark(DeclaredAggregates):
         missing = [e["id"] for e in examples if e["id"] not in outputs]
         if missing:
             raise ValueError(f"{self.title}: no output for example(s) {missing[:5]}")
-        rows = [self.score_row(task, e, outputs[e["id"]]) for e in examples]
+        rows = [self.score_row(task, e, outputs[e["id"]])
+                for e in progress(examples, f"{self.title} scoring", unit="examples")]
         return rows, self.summarize_rows(task, rows)
 
     def answered(self, row: Record) -> bool | None:

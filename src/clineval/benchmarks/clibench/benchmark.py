@@ -92,8 +92,13 @@ class CliBenchBenchmark(StandardBenchmark):
     name = "clibench"
     data_version = "1"
     # 2: embeddings per text in float64 on one thread; 3: explicit codes checked against the
-    # ontology in either case, shared titles, coarse codes, "Final answer:" only where asked
-    scoring_version = "3"
+    # ontology in either case, shared titles, coarse codes, "Final answer:" only where asked;
+    # 4: items that copy the prompt are no decisions, a similarity floor, the literal reading
+    scoring_version = "4"
+    #: What the paper's literal reading (every item mapped to its nearest code, §3.5) credits.
+    literal_reading = ("an answer line that copies the prompt (a record line, a heading, the "
+                       "instruction, the exemplar's answer) and any line, however unlike every "
+                       "code title, mapped to its nearest code")
     baselines = ("oracle", "frequency")
     #: Scoring reads the mode: whether its prompt asked for a "Final answer:" line.
     scoring_reads_mode = True
@@ -144,6 +149,13 @@ class CliBenchBenchmark(StandardBenchmark):
 
         return prompts.answer_style(mode)
 
+    def prompt_inputs(self, example: Record, user: str) -> list[str]:
+        """The case as the prompt renders it: profile, previous diagnoses, record, radiology
+        and labs, each as much as the (possibly truncated) prompt kept."""
+        from clineval.benchmarks.clibench import decisions
+
+        return decisions.case_texts(example, user)
+
     def baseline(self, name: str, task: Record, examples: list[Record]) -> Callable[[Record], str]:
         from clineval.benchmarks.clibench import baselines
 
@@ -179,7 +191,7 @@ class CliBenchBenchmark(StandardBenchmark):
 
     def score(self, task: Record, examples: list[Record], generations: list[Record]
               ) -> tuple[list[Record], Record]:
-        from clineval.benchmarks.clibench import prompts, scoring
+        from clineval.benchmarks.clibench import decisions, prompts, scoring
 
         kinds = {e["task"] for e in examples}
         if len(kinds) != 1:
@@ -194,8 +206,10 @@ class CliBenchBenchmark(StandardBenchmark):
                                 reasoning=prompts.answer_style(task.get("mode") or {})
                                 == "reasoning")
         outputs = {g["id"]: g["output"] for g in generations}
+        messages = {g["id"]: g.get("messages") for g in generations}
+        seen = [decisions.shown(kind, e, messages[e["id"]]) for e in examples]
         rows, summary = scorer.score([e["id"] for e in examples], [e["gold"] for e in examples],
-                                     [outputs[e["id"]] for e in examples])
+                                     [outputs[e["id"]] for e in examples], seen)
         for row, example in zip(rows, examples, strict=True):
             row["groups"] = example["groups"]
         return rows, summary

@@ -31,6 +31,8 @@ class MedEvalBenchmark(StandardBenchmark):
     # open slot (answer_span) (issue 26)
     scoring_version = "2"
     baselines = baselines.BASELINES
+    #: the loss of abnormality accuracy a rewrite causes (content distortion, Table 3)
+    lower_is_better = ("*.dacc_ab",)
 
     def source_files(self, task: Record, data_root: Path, task_name: str) -> dict[str, Path]:
         return sources.source_files(task, data_root, task_name)

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from clineval.benchmarks.base.settings import MISSING, setting
+from clineval.export.eee_schema import relationships
 
 
 @dataclass
@@ -77,12 +78,28 @@ class Report:
 
 
 @dataclass
+class Eee:
+    """``export.eee``: what ``clineval export eee`` writes beside the results (docs/export.md)."""
+
+    organization: str | None = None  # source_organization_name: who ran the evaluation
+    organization_url: str | None = None
+    evaluator_relationship: str = setting("third_party", choices=relationships)
+    credentialed_text: bool = False  # true: credentialed tasks' records keep their texts
+
+
+@dataclass
+class Export:
+    eee: Eee | None = None
+
+
+@dataclass
 class Root:
     """The composed config's top level; each named section has its own schema."""
 
     paths: Paths | None = None
     dvc: Dvc | None = None
     report: Report | None = None
+    export: Export | None = None
     grid: dict[str, Any] = MISSING
     models: dict[str, Any] = MISSING
     tasks: dict[str, Any] = MISSING
