@@ -25,6 +25,7 @@ rule all_tables:
         all_table_outputs(),
         all_figure_outputs(),
         report_outputs(),
+        example_outputs(),
         MISSING,  # finished files that went missing (rules/common.smk): rebuilt
     default_target: True
 

@@ -153,7 +153,29 @@ def report_inputs(wildcards):
     return {"identity": str(PLAN.identity_file("report", "index")),
             "manifest": str(PLAN.manifest_file("report", "index"))} | {
         f"table_{name}": str(path) for name, path in tables.items()
-    } | {f"figure_{name}": str(path) for name, path in figures.items()}
+    } | {f"figure_{name}": str(path) for name, path in figures.items()} | {
+        f"cells_{name}": str(path) for name, path in PLAN.report_links().items()
+    }
+
+
+def example_outputs():
+    """The explorer's pages, when the grid builds any table."""
+    return [str(p) for p in PLAN.example_outputs()] if "report/examples" in PLAN.identities else []
+
+
+def example_inputs(wildcards):
+    """The explorer's identity and manifest, and each of its cells' scoring identity,
+    examples, requests, generations and score rows."""
+    inputs = {"identity": str(PLAN.identity_file("report", "examples")),
+              "manifest": str(PLAN.manifest_file("examples", "index"))}
+    for i, c in enumerate(PLAN.example_cells()):
+        inputs |= {f"scoring_{i}": str(PLAN.identity_file(c.model, c.task, c.mode, "scoring")),
+                   f"requests_{i}": str(PLAN.artifact("requests", c)),
+                   f"generations_{i}": str(PLAN.artifact("generations", c)),
+                   f"rows_{i}": str(PLAN.artifact("scores", c))}
+    for task in sorted({c.task for c in PLAN.example_cells()}):
+        inputs[f"{task}_examples"] = derived(task)["examples"]
+    return inputs
 
 
 def report_category(wildcards):

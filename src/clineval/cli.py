@@ -27,6 +27,7 @@ STEPS = {
     "table": "build a table",
     "figure": "draw a figure from its tables (PNG and SVG)",
     "report": "write the self-contained HTML report",
+    "examples": "write the report's pages of every cell's examples, one by one",
     "export-eee": "export a model's cells of a task in the Every Eval Ever schema",
 }
 
@@ -82,7 +83,12 @@ def _run_step(args: argparse.Namespace) -> None:
         case "report":
             from clineval.report.step import report
 
-            report(job["identity"], job["tables"], job["figures"], job["out"], job["record"])
+            report(job["identity"], job["tables"], job["figures"], job["cells"], job["out"],
+                   job["record"])
+        case "examples":
+            from clineval.report.explorer_step import run_job
+
+            run_job(job)
         case "export-eee":
             from clineval.workflow.export import export_eee
 

@@ -264,4 +264,5 @@ def test_a_recorded_model_runs_through_the_workflow_marked_in_its_table(tmp_path
     assert planned_jobs(work, grid) == {}
     file.write_text(file.read_text(encoding="utf-8").replace("16.2", "99.75"), encoding="utf-8")
     assert planned_jobs(work, grid) == {"generate_rec": 1, "score_medcalc": 1, "table": 1,
-                                        "figure": 2, "report": 1, "all_tables": 1}
+                                        "figure": 2, "report": 1, "examples": 1,
+                                        "all_tables": 1}

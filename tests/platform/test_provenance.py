@@ -346,7 +346,7 @@ def test_a_tampered_generation_stays_stale_after_settling(pulled) -> None:
     os.utime(tampered, ns=(oldest, oldest))  # pulled: older than its inputs
     assert planned_jobs(pulled) == {
         "generate_oracle": 1, "score_medcalc": 1, "table": 1, "figure": 2, "report": 1,
-        "all_tables": 1}
+        "examples": 1, "all_tables": 1}
 
 
 def _age_outputs(workdir: Path) -> int:

@@ -255,7 +255,11 @@ def audit_report(plan: Plan) -> TableAudit:
                            *((f"figure:{n}", p) for n, p in figures.items())]:
             _expect(record, "inputs", role, file, "report ← tables and figures")
         _files(record, "inputs", path, "report ← tables and figures", hashes)
-        text = report_text(as_stored(ident["identity"]), tables, figures, record["code"], path)
+        links = plan.report_links()
+        for name, file in links.items():
+            _expect(record, "inputs", f"cells:{name}", file, "report ← tables' cells")
+        text = report_text(as_stored(ident["identity"]), tables, figures, links, record["code"],
+                           path)
         if plan.report_file().read_text(encoding="utf-8") != text:
             raise BrokenLink(f"re-rendered report: {plan.report_file()} differs from the page "
                              "built from the recorded tables and figures")

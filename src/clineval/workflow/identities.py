@@ -34,6 +34,7 @@ from clineval.metrics.bootstrap import BootstrapSettings
 from clineval.provenance.filehash import FileHashCache
 from clineval.provenance.hashing import sha256_obj
 from clineval.provenance.location import portable
+from clineval.report.explorer_step import EXAMPLES_VERSION
 from clineval.tables import statistics
 from clineval.workflow.layout import Cell, Plan, file_hash_memo
 
@@ -48,7 +49,7 @@ REPORT_ONLY = ("caption",)
 #: Version of the figure drawing code (clineval.figures): bump when it draws differently.
 FIGURES_VERSION = "1"
 #: Bump when src/clineval/report/page.py lays the page out anew: the report is rendered again.
-REPORT_PAGE_VERSION = "2"
+REPORT_PAGE_VERSION = "3"  # 3: values link to their examples
 
 
 def _request_settings(task: dict[str, Any]) -> dict[str, Any]:
@@ -425,6 +426,7 @@ def compute_identities(plan: Plan) -> None:
         }
         ids[f"figures/{name}"] = _with_sha(content)
     if plan.tables:
+        ids["report/examples"] = _with_sha(_examples_identity(plan))
         ids["report/index"] = _with_sha(_report_identity(plan))
     settings = export_settings(cfg)
     for model, task in plan.export_groups():
@@ -437,10 +439,15 @@ def _report_identity(plan: Plan) -> dict[str, Any]:
     and identity (leaderboard first), the figures' specs, the smoke models and the models of
     recorded outputs."""
     cfg, ids = plan.cfg, plan.identities
+    pairs = plan.example_pairs()
     tables = [
         {"table": name, "section": plan.table_section(name),
          "title": cfg["tables"][name]["title"], "caption": cfg["tables"][name]["caption"],
-         "identity": ids[f"tables/{name}"]["sha"]}
+         "identity": ids[f"tables/{name}"]["sha"],
+         # the explorer's pages of the pairs it compares, only where it compares any
+         **({"pairs": shown} if (shown := [[a.path, b.path] for a, b in pairs
+                                           if a in plan.tables[name] and b in plan.tables[name]
+                                           and _compared(plan, name, a, b)]) else {})}
         for name in plan.report_tables()
     ]
     models = {m for cells in plan.tables.values() for m in (c.model for c in cells)}
@@ -459,8 +466,52 @@ def _report_identity(plan: Plan) -> dict[str, Any]:
             for name in sorted(plan.figures)
         },
         "smoke_models": sorted(m for m in models if cfg["models"][m].get("smoke")),
+        "examples": {"prompts": ids["report/examples"]["identity"]["prompts"],
+                     "credentialed": ids["report/examples"]["identity"]["credentialed"]},
         # only with recorded outputs, so that other reports keep their identities
         **({"recorded_models": recorded} if recorded else {}),
+    }
+
+
+def _compared(plan: Plan, table: str, a: Cell, b: Cell) -> bool:
+    """Whether the table's comparisons name the models of cells ``a`` and ``b`` as a pair."""
+    spec = plan.identities[f"tables/{table}"]["identity"]["statistics"]["comparisons"] or {}
+    return [a.model, b.model] in spec.get("pairs", [])
+
+
+def example_prompts(cfg: dict[str, Any]) -> str:
+    """``report.examples.prompts`` (default ``auto``)."""
+    return str(((cfg.get("report") or {}).get("examples") or {}).get("prompts", "auto"))
+
+
+def _examples_identity(plan: Plan) -> dict[str, Any]:
+    """What the explorer's pages show (:mod:`clineval.report.explorer_step`) beyond their
+    cells' files (the job's inputs): each cell of the report's tables with its data's tier and
+    whether its page embeds the prompts; the models' display fields; the pairs the tables
+    compare. A cell's scores changing re-runs the job by its files, not by this identity."""
+    cfg = plan.cfg
+    prompts = example_prompts(cfg)
+    cells = plan.example_cells()
+    recorded = {m for m in {c.model for c in cells} if backend_of(cfg["models"][m]).recorded}
+    return {
+        "kind": "examples",
+        "page_version": EXAMPLES_VERSION,
+        "grid": cfg["grid"].get("name"),
+        "prompts": prompts,
+        "credentialed": any(plan.credentialed(c.task) for c in cells),
+        "cells": [{
+            "cell": c.path, "model": c.model, "task": c.task, "mode": c.mode,
+            "benchmark_title": title(plan.benchmark(c.task)),
+            "task_title": cfg["tasks"][c.task].get("display_name") or c.task,
+            "tier": plan.tier(c.task), "credentialed": plan.credentialed(c.task),
+            "prompts": prompts == "always" or (prompts == "auto"
+                                               and not plan.credentialed(c.task)),
+        } for c in cells],
+        "models": {m: {"display_name": cfg["models"][m].get("display_name") or m,
+                       "smoke": bool(cfg["models"][m].get("smoke")),
+                       "recorded": m in recorded}
+                   for m in dict.fromkeys(c.model for c in cells)},
+        "pairs": [[a.path, b.path] for a, b in plan.example_pairs()],
     }
 
 

@@ -224,9 +224,10 @@ class Plan:
                 shard / "run-summary.json")
 
     def table_outputs(self, table: str) -> list[Path]:
-        """The table's files (and its statistics) beside its headline numbers."""
+        """The table's files (its statistics and the cells behind its values too) beside its
+        headline numbers."""
         return [self.results / "tables" / f"{table}.{ext}"
-                for ext in ("csv", "md", "tex", "stats.json", "stats.md")]
+                for ext in ("csv", "md", "tex", "stats.json", "stats.md", "cells.json")]
 
     def figure_outputs(self, figure: str) -> list[Path]:
         """The figure's PNG and SVG."""
@@ -276,9 +277,46 @@ class Plan:
         return ({name: self.table_outputs(name)[1] for name in self.tables},
                 {name: self.figure_outputs(name)[0] for name in self.figures})
 
+    def report_links(self) -> dict[str, Path]:
+        """What the HTML report links each table's values with: its ``cells.json``."""
+        return {name: self.table_outputs(name)[5] for name in self.tables}
+
     def report_file(self) -> Path:
         """The self-contained HTML report of the grid's tables and figures."""
         return self.results / "report" / "index.html"
+
+    def example_cells(self) -> list[Cell]:
+        """The cells of the report's tables, in plan order: one explorer page each."""
+        shown = {c for cells in self.tables.values() for c in cells}
+        return [c for c in self.cells if c in shown]
+
+    def example_page(self, cell: Cell) -> Path:
+        """The explorer's page of a cell's examples (docs/report.md, Examples, one by one)."""
+        return self.results / "report" / "examples" / f"{cell.path}.html"
+
+    def example_pairs(self) -> list[tuple[Cell, Cell]]:
+        """The (a, b) cells of each model pair a table compares (``comparisons``) on a task
+        and mode both ran, once each: one explorer page each."""
+        found: list[tuple[Cell, Cell]] = []
+        for name, cells in self.tables.items():
+            spec = self.identities[f"tables/{name}"]["identity"]["statistics"]["comparisons"]
+            shown = set(cells)
+            for a, b in (spec or {}).get("pairs", []):
+                for task, mode in dict.fromkeys((c.task, c.mode) for c in cells):
+                    pair = (Cell(a, task, mode), Cell(b, task, mode))
+                    if pair[0] in shown and pair[1] in shown and pair not in found:
+                        found.append(pair)
+        return found
+
+    def pair_page(self, a: Cell, b: Cell) -> Path:
+        """The explorer's page of the examples where two models' outcomes differ."""
+        return self.results / "report" / "pairs" / a.model / b.model / b.task / f"{b.mode}.html"
+
+    def example_outputs(self) -> list[Path]:
+        """Every page the explorer's job writes: each cell's, each pair's and their index."""
+        return [*(self.example_page(c) for c in self.example_cells()),
+                *(self.pair_page(a, b) for a, b in self.example_pairs()),
+                self.results / "report" / "examples" / "index.html"]
 
     def record_file(self, kind: str, key: str) -> Path:
         """The provenance record of an artifact (``kind``: data, model, requests, generation,
@@ -303,6 +341,8 @@ class Plan:
                 return prov_path(self.results / "tables" / f"{key}.csv")
             case "report":
                 return self.results / "report" / "provenance.json"
+            case "examples":
+                return self.results / "report" / "examples" / "provenance.json"
             case "export":
                 return prov_path(self.results / "export" / "eee" / f"{key}.json")
             case "figure":

@@ -279,11 +279,12 @@ def table_texts(
     summaries: list[dict[str, Any]],
     rows: dict[str, list[dict[str, Any]]],
 ) -> dict[str, str]:
-    """A table's CSV, Markdown and LaTeX text, its statistics (JSON and Markdown) and its
+    """A table's CSV, Markdown and LaTeX text, its statistics (JSON and Markdown), the cells
+    behind each of its values (JSON, :func:`clineval.tables.render.to_sources`) and its
     headline numbers (JSON) from the score summaries and per-example ``rows`` (by cell) of its
     cells; the layout sees the rows when the spec sets ``rows: true``."""
     from clineval.tables import statistics
-    from clineval.tables.render import to_csv, to_latex, to_markdown
+    from clineval.tables.render import to_csv, to_latex, to_markdown, to_sources
     from clineval.workflow.statistics import table_statistics
 
     by_cell = {summary["cell"]: summary for summary in summaries}
@@ -337,6 +338,7 @@ def table_texts(
     return {"csv": to_csv(built), "md": to_markdown(built), "tex": to_latex(built),
             "stats": json_text(stats),
             "stats_md": statistics.markdown(spec["title"], stats, resolved["uncertainty"]),
+            "cells": to_sources(built),
             "metrics": json.dumps(metrics, indent=2, sort_keys=True) + "\n"}
 
 

@@ -33,6 +33,7 @@ from clineval.benchmarks.base import DeclaredAggregates, literal_rows, request_r
 from clineval.benchmarks.base import external as external_scoring
 from clineval.benchmarks.base.exemplars import exemplar_count, hold_out, shown_exemplars
 from clineval.benchmarks.base.prompts import fill
+from clineval.benchmarks.base.reading import Reading, standard
 from clineval.benchmarks.base.sources import demo_or_official, require
 from clineval.errors import ConfigError
 from clineval.io import Record
@@ -217,6 +218,11 @@ class StandardBenchmark(DeclaredAggregates):
 
     def answered(self, row: Record) -> bool | None:
         return row.get("answered")
+
+    def reading(self, row: Record, example: Record) -> Reading:
+        """The default reading (:func:`clineval.benchmarks.base.reading.standard`): right or
+        wrong by the row's ``correct``, unanswered where :meth:`answered` says so."""
+        return standard(row, example, self.answered(row))
 
     def summarize_rows(self, task: Record, rows: list[Record]) -> Record:
         """``n`` and each headline value (``metrics``), from the declared aggregates; where

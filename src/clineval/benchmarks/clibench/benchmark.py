@@ -15,8 +15,10 @@ from typing import Any
 
 from clineval.benchmarks.base import DerivedInput
 from clineval.benchmarks.base.exemplars import exemplar_count
+from clineval.benchmarks.base.reading import Reading
 from clineval.benchmarks.base.sources import demo_or_official, require
 from clineval.benchmarks.base.standard import StandardBenchmark
+from clineval.benchmarks.clibench.reading import reading as row_reading
 from clineval.errors import ConfigError
 from clineval.io import Record
 from clineval.metrics import aggregate
@@ -221,6 +223,9 @@ class CliBenchBenchmark(StandardBenchmark):
         for metric in ("precision", "recall", "f1"):
             values[f"average.{metric}"] = summary["average"][metric]
         return values
+
+    def reading(self, row: Record, example: Record) -> Reading:
+        return row_reading(row, example)
 
     def answered(self, row: Record) -> bool | None:
         """At least one code was read from the answer (explicit, by title or by embedding)."""

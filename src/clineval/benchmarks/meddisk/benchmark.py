@@ -12,10 +12,12 @@ from collections.abc import Callable
 from pathlib import Path
 
 from clineval.benchmarks.base.exemplars import exemplar_count
+from clineval.benchmarks.base.reading import Reading
 from clineval.benchmarks.base.sources import demo_or_official, require
 from clineval.benchmarks.base.standard import StandardBenchmark
 from clineval.benchmarks.meddisk import aggregate, baselines, prompts, score_cli, tables
 from clineval.benchmarks.meddisk.derive import PAPER_DEMOS, derive
+from clineval.benchmarks.meddisk.reading import reading as row_reading
 from clineval.benchmarks.meddisk.synthetic import write_demo_kb
 from clineval.errors import ConfigError
 from clineval.io import Record
@@ -92,6 +94,9 @@ class MedDisKBenchmark(StandardBenchmark):
     def headline(self, summary: Record) -> dict[str, float | None]:
         return {"score": summary["score"], "macro_score": summary["macro_score"],
                 **{f"share.{t}": v for t, v in summary["shares"].items()}}
+
+    def reading(self, row: Record, example: Record) -> Reading:
+        return row_reading(row, example)
 
     def answered(self, row: Record) -> bool | None:
         """The answer pattern of App. D matched (else the whole response is the answer) and a

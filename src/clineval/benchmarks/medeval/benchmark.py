@@ -13,10 +13,12 @@ from collections.abc import Callable
 from pathlib import Path
 
 from clineval.benchmarks.base.exemplars import exemplar_count
+from clineval.benchmarks.base.reading import Reading
 from clineval.benchmarks.base.standard import StandardBenchmark
 from clineval.benchmarks.medeval import baselines, prompts, sources, tables
 from clineval.benchmarks.medeval import examples as task_examples
 from clineval.benchmarks.medeval.examples import PAPER_SHOTS, SENTENCE_TASKS
+from clineval.benchmarks.medeval.reading import reading as row_reading
 from clineval.io import Record
 from clineval.metrics.aggregate import Headline
 from clineval.tables.render import Table
@@ -110,6 +112,9 @@ class MedEvalBenchmark(StandardBenchmark):
             for metric, value in sorted(metrics.items())
             if metric not in ("per_code", "n")
         }
+
+    def reading(self, row: Record, example: Record) -> Reading:
+        return row_reading(row, example)
 
     def answered(self, row: Record) -> bool | None:
         """A qualified answer: a label, every code of the domain, or a rewrite or summary that

@@ -59,6 +59,24 @@ class Dvc:
     push_credentialed: bool = False  # dvc push also sends credentialed artifacts
 
 
+#: ``report.examples.prompts``: embed each example's prompt in the explorer's pages ``always``,
+#: ``never``, or ``auto``: except for tasks whose files may not be shared (credentialed,
+#: unreleased or private data).
+PROMPTS = ("auto", "always", "never")
+
+
+@dataclass
+class Examples:
+    """``report.examples``: the report's per-example explorer (docs/report.md)."""
+
+    prompts: str = setting("auto", choices=PROMPTS)
+
+
+@dataclass
+class Report:
+    examples: Examples | None = None
+
+
 @dataclass
 class Eee:
     """``export.eee``: what ``clineval export eee`` writes beside the results (docs/export.md)."""
@@ -80,6 +98,7 @@ class Root:
 
     paths: Paths | None = None
     dvc: Dvc | None = None
+    report: Report | None = None
     export: Export | None = None
     grid: dict[str, Any] = MISSING
     models: dict[str, Any] = MISSING
