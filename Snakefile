@@ -3,6 +3,7 @@
 #                                         tables, their figures and the HTML report)
 #        snakemake all_tables --config overrides="grid=medcalc_paper tasks.medcalc.data.path=..."
 #        snakemake results/tables/medcalc_table2.md     (one table and only what it needs)
+#        snakemake all_exports                  (results in the Every Eval Ever schema)
 
 
 include: "rules/common.smk"
@@ -13,6 +14,7 @@ include: "rules/score.smk"
 include: "rules/tables.smk"
 include: "rules/figures.smk"
 include: "rules/report.smk"
+include: "rules/export.smk"
 
 
 report: "report/workflow.rst"
@@ -23,6 +25,7 @@ rule all_tables:
         all_table_outputs(),
         all_figure_outputs(),
         report_outputs(),
+        example_outputs(),
         MISSING,  # finished files that went missing (rules/common.smk): rebuilt
     default_target: True
 
@@ -30,6 +33,11 @@ rule all_tables:
 rule all_figures:
     input:
         all_figure_outputs(),
+
+
+rule all_exports:
+    input:
+        all_export_outputs(),
 
 
 rule all_data:

@@ -12,8 +12,10 @@ from clineval.workflow.locks import at_start as release_stale_lock
 from clineval.workflow.missing import forget_unfinished
 from clineval.workflow.missing import targets as missing_files
 from clineval.workflow.check_data import check_data
+from clineval.workflow import checkout
+from clineval.workflow import progress as console_progress
 from clineval.workflow.job_errors import short_messages
-from clineval.workflow.manifests import FIGURE_FILES, TABLE_FILES, write_manifests
+from clineval.workflow.manifests import EXPORT_FILES, FIGURE_FILES, TABLE_FILES, write_manifests
 from clineval.workflow.layout import Cell
 from clineval.workflow.plan_cache import load_plan
 from clineval.workflow.slurm import check as slurm_preflight
@@ -41,6 +43,9 @@ if workflow.is_main_process and str(config.get("check_data", True)).lower() not 
     if not _DATA_CHECK.ok:
         sys.exit(_DATA_CHECK.message())
 PLAN.write_identities()
+# jobs refuse an environment that imports another checkout's clineval (workflow/checkout.py)
+if workflow.is_main_process:
+    checkout.export()
 # the generation cache, keyed by full generation identity, serves every grid: a grid whose
 # official files changed (a new folder) takes its unchanged cells' answers from it
 CACHE = f"{config.get('results', 'results')}/cache"
@@ -48,7 +53,12 @@ CACHE = f"{config.get('results', 'results')}/cache"
 write_manifests(PLAN, Path(CACHE))
 
 
+onsuccess:
+    console_progress.stop()  # the jobs' last progress lines, then Snakemake's summary
+
+
 onerror:
+    console_progress.stop()
     # the console ends with each failed step's one-line message (file, row, field, expected)
     for _line in short_messages(log):
         print(_line, file=sys.stderr)
@@ -143,7 +153,29 @@ def report_inputs(wildcards):
     return {"identity": str(PLAN.identity_file("report", "index")),
             "manifest": str(PLAN.manifest_file("report", "index"))} | {
         f"table_{name}": str(path) for name, path in tables.items()
-    } | {f"figure_{name}": str(path) for name, path in figures.items()}
+    } | {f"figure_{name}": str(path) for name, path in figures.items()} | {
+        f"cells_{name}": str(path) for name, path in PLAN.report_links().items()
+    }
+
+
+def example_outputs():
+    """The explorer's pages, when the grid builds any table."""
+    return [str(p) for p in PLAN.example_outputs()] if "report/examples" in PLAN.identities else []
+
+
+def example_inputs(wildcards):
+    """The explorer's identity and manifest, and each of its cells' scoring identity,
+    examples, requests, generations and score rows."""
+    inputs = {"identity": str(PLAN.identity_file("report", "examples")),
+              "manifest": str(PLAN.manifest_file("examples", "index"))}
+    for i, c in enumerate(PLAN.example_cells()):
+        inputs |= {f"scoring_{i}": str(PLAN.identity_file(c.model, c.task, c.mode, "scoring")),
+                   f"requests_{i}": str(PLAN.artifact("requests", c)),
+                   f"generations_{i}": str(PLAN.artifact("generations", c)),
+                   f"rows_{i}": str(PLAN.artifact("scores", c))}
+    for task in sorted({c.task for c in PLAN.example_cells()}):
+        inputs[f"{task}_examples"] = derived(task)["examples"]
+    return inputs
 
 
 def report_category(wildcards):
@@ -207,6 +239,24 @@ def table_rows(wildcards):
     return [str(PLAN.artifact("scores", c)) for c in PLAN.tables[wildcards.table]]
 
 
+def export_inputs(wildcards):
+    """The export's identity and manifest, and its cells' files."""
+    inputs = {"identity": str(PLAN.identity_file("export-eee", wildcards.model, wildcards.task)),
+              "manifest": str(PLAN.manifest_file("export-eee", wildcards.model, wildcards.task))}
+    for i, c in enumerate(PLAN.export_cells(wildcards.model, wildcards.task)):
+        inputs |= {f"summary_{i}": str(PLAN.artifact("scores", c, ".json")),
+                   f"rows_{i}": str(PLAN.artifact("scores", c)),
+                   f"requests_{i}": str(PLAN.artifact("requests", c)),
+                   f"generations_{i}": str(PLAN.artifact("generations", c)),
+                   f"meta_{i}": str(PLAN.artifact("generations", c, ".meta.json"))}
+    return inputs
+
+
+def all_export_outputs():
+    return [str(p) for model, task in PLAN.export_groups()
+            for p in PLAN.export_outputs(model, task)]
+
+
 def of_benchmark(function, benchmark):
     """``function(wildcards, benchmark)`` as an input or params function of one benchmark's
     rule: a plain function, whose signature Snakemake reads for every job faster than a
@@ -260,3 +310,7 @@ onstart:
     # a SLURM run checks sbatch, the status command and the controller before any job is
     # submitted (one message per missing piece); any other executor checks and waits for nothing
     slurm_preflight(workflow)
+    # long jobs' progress lines (their steps write them beside their logs) on this console,
+    # whatever node runs them (clineval.workflow.progress)
+    if workflow.is_main_process:
+        console_progress.start(Path(RESULTS))

@@ -19,3 +19,24 @@ rule report:
         "../envs/cpu.yaml"
     shell:
         "clineval step report --manifest {input.manifest} > {log} 2>&1"
+
+
+# The per-example explorer: one page per cell of the report's tables, per pair of models a table
+# compares, and their index (results/report/examples/, results/report/pairs/), all from one job
+# over the cells' examples, requests, generations and score rows.
+localrules:
+    examples,
+
+
+rule examples:
+    input:
+        unpack(example_inputs),
+    output:
+        pages=[str(p) for p in PLAN.example_outputs()],
+        record=str(PLAN.record_file("examples", "index")),
+    log:
+        f"{LOGS}/report-examples.log",
+    conda:
+        "../envs/cpu.yaml"
+    shell:
+        "clineval step examples --manifest {input.manifest} > {log} 2>&1"

@@ -34,6 +34,7 @@ rule table:
         tex=update(_TABLE["tex"]),
         stats=update(_TABLE["stats"]),
         stats_md=update(_TABLE["stats_md"]),
+        cells=update(_TABLE["cells"]),
         metrics=update(str(PLAN.metrics_file("{table}"))),
         record=str(PLAN.record_file("table", "{table}")),
     params:

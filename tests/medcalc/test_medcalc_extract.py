@@ -27,6 +27,7 @@ from clineval.benchmarks.medcalc.extract import (
     judge,
     output_type_for,
 )
+from clineval.benchmarks.medcalc.extract_robust import FORMAT_EXAMPLE, robust_extract
 
 
 def j(value: str) -> str:
@@ -635,3 +636,25 @@ def test_a_well_formed_answer_is_read_whatever_the_note_says(
     note = " ".join(["The patient was seen today"] * words + [f"and the value was {value}."])
     extraction = extract_robust(j(value), "decimal", note=note)
     assert extraction.status == "ok" and Decimal(str(extraction.answer)) == Decimal(value)
+
+
+GESTATION_QUESTION = (
+    "What is the patient's estimated gestational age? Your answer should be a tuple, specifying "
+    "the number of weeks and days (i.e. (4 weeks, 3 days), (0 weeks, 5 days), (1 week, 5 days), "
+    "(8 weeks, 0 days)).")
+
+
+@pytest.mark.parametrize("output", ['{"answer": "4 weeks, 3 days"}',
+                                    "The answer is (0 weeks, 5 days).", "(8 weeks, 0 days)"])
+def test_a_bare_format_example_is_no_answer(output):
+    answer, status, detail = robust_extract(output, "weeks_days", question=GESTATION_QUESTION)
+    assert (answer, status) == (None, "not_found")
+    assert detail.startswith(FORMAT_EXAMPLE)
+
+
+def test_a_derivation_ending_on_a_format_example_is_its_answer():
+    output = ('{"step_by_step_thinking": "The last period began 31 days before the visit, so '
+              'she is 4 weeks and 3 days pregnant.", "answer": "(4 weeks, 3 days)"}')
+    assert robust_extract(output, "weeks_days", question=GESTATION_QUESTION) == ("(4, 3)", "ok", "")
+    assert robust_extract('{"answer": "(5 weeks, 3 days)"}', "weeks_days",
+                          question=GESTATION_QUESTION)[:2] == ("(5, 3)", "ok")

@@ -101,10 +101,12 @@ def test_unicode_edge_punctuation_is_stripped():
     assert extract.answer("约5%", TP, "zh", ZH_NONE).text == "约5%"  # a quantity keeps its %
 
 
-@pytest.mark.parametrize("text", ["/", "-", "——", "……", "・", "※"])
-def test_an_answer_of_punctuation_only_is_none(text):
-    assert extract.answer(text, PS, "zh", ZH_NONE).none
-    assert extract.answer(text, TP, "en", EN_NONE).none
+@pytest.mark.parametrize("text", ["/", "-", "——", "……", "・", "※", "；；；；；\ufffd"])
+def test_an_answer_of_punctuation_only_is_unanswered_and_none_only_literally(text):
+    assert extract.answer(text, PS, "zh", ZH_NONE).unanswered == "empty"
+    assert extract.answer(text, TP, "en", EN_NONE).unanswered == "empty"
+    assert extract.answer(text, PS, "zh", ZH_NONE, literal=True).none
+    assert extract.answer(text, TP, "en", EN_NONE, literal=True).none
 
 
 # --- clineval score meddisk -------------------------------------------------------------------

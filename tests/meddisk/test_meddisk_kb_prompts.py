@@ -1,5 +1,6 @@
 """The MedDisK KB format (loader errors name file, line, disease, aspect), derived examples and
-demonstrations, and the prompts of both kinds."""
+demonstrations, the prompts of both kinds, and the demo KB's "none" values (clinically true
+only)."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ from clineval.benchmarks.meddisk import prompts
 from clineval.benchmarks.meddisk.aspects import registry
 from clineval.benchmarks.meddisk.derive import derive
 from clineval.benchmarks.meddisk.kb import load_kb
+from clineval.benchmarks.meddisk.synthetic import MAY_BE_NONE, NONE, ORDER, demo_records
 from clineval.errors import ConfigError, DataError
 
 ASPECTS = registry(task()["data"])
@@ -182,3 +184,33 @@ def test_select_aspects_evaluates_a_subset_of_a_full_kb(tmp_path):
     assert set(exemplars[0]["values"]) == {"severity_level", "medications"}
     with pytest.raises(ConfigError, match="unknown aspect"):
         derive({**data, "select_aspects": ["symptoms"]}, kb, 5)
+
+
+# --- the demo KB's "none" references ------------------------------------------------------
+
+
+def test_demo_kb_says_none_only_where_declared_and_clinically_true():
+    """Every empty value of the demo KB (either language) is declared in synthetic.NONE with
+    its reason, on an aspect that can be none (synthetic.MAY_BE_NONE), and every declared one
+    is empty in both languages."""
+    records = {r["id"]: r for r in demo_records()[1:]}
+    assert set(NONE) <= set(records)
+    assert set(ORDER) >= MAY_BE_NONE
+    for ident, record in records.items():
+        empty = {key for key, value in record["aspects"].items()
+                 if isinstance(value, dict) and any(v in ("", []) for v in value.values())}
+        declared = NONE.get(ident, {})
+        assert empty == set(declared), (ident, empty ^ set(declared))
+        for key in declared:
+            assert key in MAY_BE_NONE, (ident, key)
+            assert record["aspects"][key]["zh"] in ("", []) and record["aspects"][key][
+                "en"] in ("", []), (ident, key)
+            assert declared[key], (ident, key)
+
+
+def test_the_issue_34_references_are_not_none():
+    records = {r["id"]: r for r in demo_records()[1:]}
+    for ident, key in (("D007", "differential_symptoms"), ("D006", "differential_symptoms"),
+                       ("D006", "physical_examinations"), ("D006", "surgical_procedures"),
+                       ("D002", "onset_ages")):
+        assert all(records[ident]["aspects"][key][lang] for lang in ("zh", "en")), (ident, key)

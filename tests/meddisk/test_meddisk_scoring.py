@@ -92,7 +92,10 @@ def test_enumerated_delimiter_splitter_and_gazetteer():
     chatter = extract.answer("Ok, I see.", PS, "en", EN_NONE)
     assert chatter.items == ("Ok", "I see")  # the delimiter splitter keeps chatter
     known = extract.answer("Ok, I see.", PS, "en", EN_NONE, gazetteer=["cough", "fever"])
-    assert known.none  # the gazetteer drops it, as the paper's NER did
+    assert known.unanswered == "no entity"  # the gazetteer drops it: no answer
+    literal = extract.answer("Ok, I see.", PS, "en", EN_NONE, gazetteer=["cough", "fever"],
+                             literal=True)
+    assert literal.none  # the paper's NER: "Ok, I see." -> None (App. E, OpenReview)
     inside = extract.answer("persistent cough with fever; rash", PS, "en", EN_NONE,
                             gazetteer=["cough", "fever", "persistent cough"])
     assert inside.items == ("persistent cough", "fever")
@@ -100,7 +103,8 @@ def test_enumerated_delimiter_splitter_and_gazetteer():
 
 def test_none_normalisation_and_numeric():
     assert extract.answer("无。", PS, "zh", ZH_NONE).none
-    assert extract.answer("  ", TP, "zh", ZH_NONE).none
+    assert extract.answer("  ", TP, "zh", ZH_NONE).unanswered == "empty"
+    assert extract.answer("  ", TP, "zh", ZH_NONE, literal=True).none  # App. D, literally
     assert extract.answer("None", PS, "en", EN_NONE).none
     assert extract.answer("N/A", TP, "en", EN_NONE).none
     assert extract.answer("该病严重程度为3级", SL, "zh", ZH_NONE).number == 3.0

@@ -73,7 +73,8 @@ def test_summarization_rouge_and_bleu(tmp_path, capsys):
     reports = tmp_path / "r.csv"
     reports.write_text("id,domain,split,findings,impression,codes\n"
                        "r1,foot,test,Hallux valgus of the right foot.,Right hallux valgus.,\n"
-                       "r2,foot,test,No fracture.,No acute osseous abnormality.,\n"
+                       "r2,foot,test,No fracture. Joints are normal.,No acute osseous "
+                       "abnormality.,\n"
                        "r3,foot,train,Gout.,Gout.,\n", encoding="utf-8")
     outputs = [{"id": "r1", "output": "Summary: Right hallux valgus."},
                {"id": "r2", "output": "No fracture."}]
@@ -110,7 +111,12 @@ def test_rewriting_judges_train_on_the_files_train_split(tmp_path, capsys):
     summary = result["summary"]
     assert summary["n"] == len(ambiguous)  # no split column: every row is scored
     for group in ("chest", "miscellaneous"):
-        part = summary["groups"][group]
-        assert part["dacc_am"] == 0.0 and part["dacc_ab"] == 0.0  # the input as the rewrite
-        assert part["bleu4"] < 100
+        # the input as the rewrite: unqualified (docs/medeval.md, Copied text and readings);
+        # the paper's literal reading judges it as written: the judges see no change
+        part, literal = summary["groups"][group], summary["literal"]["groups"][group]
+        assert part["dacc_am"] == 0.0 and part["bleu4"] == 0.0
+        assert part["dacc_ab"] == part["acc_ab_original"]
+        assert literal["dacc_am"] == 0.0 and literal["dacc_ab"] == 0.0
+        assert 0 < literal["bleu4"] < 100
         assert summary["classifiers"]["groups"][group]["ambiguous"]["n_train"] > 0
+    assert {row["unqualified"] for row in result["rows"]} == {"echo"}

@@ -313,8 +313,14 @@ def test_rewriting_scores_with_trained_judges():
     for name in ("oracle", "lower_bound"):
         gens = [{"id": "r1", "output": baseline(name)(examples[0])}]
         out[name] = scoring.score({"scoring": settings}, examples, gens)[1]
-    assert out["lower_bound"]["groups"]["chest"]["dacc_am"] == 0.0  # input as rewrite
-    assert out["lower_bound"]["groups"]["chest"]["dacc_ab"] == 0.0
+    # the input as the rewrite: no rewrite (unqualified), which disambiguates nothing and keeps
+    # no diagnosis; the paper's literal reading judges the echo as written (ΔAcc 0)
+    lower = out["lower_bound"]["groups"]["chest"]
+    assert (lower["dacc_am"], lower["acc_ab_rewrite"], lower["bleu4"]) == (0.0, 0.0, 0.0)
+    assert lower["dacc_ab"] == lower["acc_ab_original"]
+    literal = out["lower_bound"]["literal"]["groups"]["chest"]
+    assert (literal["dacc_am"], literal["dacc_ab"]) == (0.0, 0.0) and literal["bleu4"] > 0
+    assert "literal" not in out["oracle"]
     assert out["oracle"]["groups"]["chest"]["bleu4"] == pytest.approx(100.0)
     judge = out["oracle"]["classifiers"]["groups"]["chest"]
     assert set(judge) == {"ambiguous", "abnormal"} and len(judge["abnormal"]["sha256"]) == 64

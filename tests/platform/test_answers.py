@@ -46,3 +46,20 @@ def test_markdown_shows_a_dash_where_every_output_is_the_answer() -> None:
                      CellAnswers("m/u/cot", 2, 0.0, 100.0, 50.0)])
     assert "| m/t/zero_shot | 4 | 25 | 50 | – |" in text
     assert "| m/u/cot | 2 | 0 | 100 | 50 |" in text
+
+
+@pytest.mark.slow
+def test_only_cells_built_for_the_settings_are_shown(demo, capsys, monkeypatch) -> None:
+    """The demo's SmolLM2 cells are shown under the demo's settings; under another batch size
+    (another generation identity) the same folder's files are of other settings: not shown."""
+    from clineval.cli import main
+
+    monkeypatch.chdir(demo)
+    conf = ["--conf", str(Path(__file__).parents[2] / "conf"), "--model", "smollm2_135m"]
+    assert main(["answers", *conf]) == 0
+    shown = capsys.readouterr().out
+    assert "| smollm2_135m/medcalc/zero_shot |" in shown and "not scored yet" not in shown
+    assert main(["answers", *conf, "models.smollm2_135m.engine.batch_size=16"]) == 0
+    shown = capsys.readouterr().out
+    assert "| smollm2_135m/" not in shown
+    assert "cell(s) not scored yet" in shown

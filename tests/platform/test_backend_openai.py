@@ -376,7 +376,6 @@ def plan(tmp_path: Path, *overrides: str):
 
 @pytest.mark.parametrize("name", ["gpt4o", "vllm_server"])
 def test_example_configs_validate(tmp_path, name):
-    # the demo grid's CLUE tasks include credentialed data: an API model runs MedCalc only
     p = plan(tmp_path, f"+model@models.{name}={name}", "grid.select.tasks=[medcalc]")
     model = p.cfg["models"][name]
     assert model["backend"] == "openai"
@@ -408,17 +407,15 @@ def test_openai_config_errors_are_specific():
 
 
 def test_credentialed_task_stops_a_remote_model_not_allowed(tmp_path):
+    csv = tmp_path / "test_data.csv"
+    csv.write_text("Row Number\n", encoding="utf-8")
+    official = ("+tasks.medcalc.access=credentialed", "tasks.medcalc.data.source=official",
+                f"tasks.medcalc.data.path={csv}")
     with pytest.raises(ConfigError, match=r"models\.gpt4o .*credentialed data.*medcalc"):
-        plan(tmp_path, "+model@models.gpt4o=gpt4o", "+tasks.medcalc.access=credentialed")
-    allowed = plan(
-        tmp_path, "+model@models.vllm_server=vllm_server", "+tasks.medcalc.access=credentialed"
-    )
+        plan(tmp_path, "+model@models.gpt4o=gpt4o", *official)
+    allowed = plan(tmp_path, "+model@models.vllm_server=vllm_server", *official)
     assert "vllm_server" in allowed.cfg["models"]
-    excluded = plan(
-        tmp_path,
-        "+model@models.gpt4o=gpt4o",
-        "+tasks.medcalc.access=credentialed",
-        "grid.select.models=[oracle]",
-    )
+    excluded = plan(tmp_path, "+model@models.gpt4o=gpt4o", *official,
+                    "grid.select.models=[oracle]")
     assert {c.model for c in excluded.cells} == {"oracle"}
     assert sum(c.task == "medcalc" for c in excluded.cells) == 3

@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from doc_blocks import block, commands
 
 from clineval.benchmarks.medcalc.benchmark import BENCHMARK
 from clineval.inference.openai_backend import OpenAIBackend
@@ -58,6 +59,18 @@ def _free_port() -> int:
         return int(sock.getsockname()[1])
 
 
+def serve_arguments(model_dir: Path, port: int) -> list[str]:
+    """The arguments of ``transformers`` in docs/backends.md's server command, on ``model_dir``
+    and ``port``: the docs' folder and port are the only words replaced."""
+    line = next(c for c in commands(block("docs/backends.md", "backends-serve"))
+                if "transformers" in c.split())
+    words = [w for w in line.split() if w != "'&'"]
+    words = words[words.index("transformers") + 1:]
+    assert words[:2] == ["serve", "results/models/smollm2_135m"], words
+    at = words.index("--port")
+    return ["serve", str(model_dir), *words[2:at + 1], str(port), *words[at + 2:]]
+
+
 class ServeProcess:
     """``transformers serve`` on one model folder and one local port; restartable."""
 
@@ -68,11 +81,11 @@ class ServeProcess:
         self.starts: list[float] = []  # seconds from launch to ready, per start
 
     def command(self) -> list[str]:
+        """docs/backends.md's server (backends-serve) on this folder and port."""
         return [sys.executable, "-c",
                 "import sys; from transformers.cli.transformers import main; "
                 "sys.argv[0] = 'transformers'; sys.exit(main())",
-                "serve", str(self.model_dir), "--host", "127.0.0.1", "--port", str(self.port),
-                "--device", "cpu", "--dtype", "float32", "--log-level", "warning"]
+                *serve_arguments(self.model_dir, self.port), "--log-level", "warning"]
 
     def start(self) -> None:
         env = {**os.environ, "HF_HUB_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1",

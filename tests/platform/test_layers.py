@@ -28,7 +28,8 @@ PACKAGES = tuple(f"clineval.benchmarks.{p.name}" for p in sorted(BENCHMARKS.iter
 #: layer above or another part of its own layer.
 LAYERS: tuple[tuple[tuple[str, ...], ...], ...] = (
     ((ROOT, "clineval.errors"),),  # the version; the errors every layer raises
-    (("clineval.io", "clineval.validate"),),  # files, JSONL, the Record type; source-file checks
+    # files, JSONL, the Record type; source-file checks; progress lines of long work
+    (("clineval.io", "clineval.validate", "clineval.progress"),),
     (("clineval.metrics",), ("clineval.mimic",)),  # metrics over rows; MIMIC readers
     (("clineval.tables",),),  # table rendering, leaderboard, statistics columns
     (("clineval.provenance",),),  # hashes, locations, provenance records, manifests
@@ -36,6 +37,7 @@ LAYERS: tuple[tuple[tuple[str, ...], ...], ...] = (
     (("clineval.benchmarks.base",),),  # the benchmark SDK (docs/sdk.md)
     tuple((p,) for p in PACKAGES),  # the benchmarks, independent of each other
     (("clineval.benchmarks",),),  # the registry: a task's ``benchmark`` -> its package
+    (("clineval.export",),),  # results in other projects' formats (Every Eval Ever)
     (("clineval.config",), ("clineval.report",)),  # compose and validate; the report page
     (("clineval.workflow",),),  # planning, the steps rules call, settling, auditing, DVC, SLURM
     (("clineval.cli",),),

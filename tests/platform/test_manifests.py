@@ -142,7 +142,7 @@ def _strings(value: Any) -> Iterator[str]:
 
 @pytest.mark.slow
 def test_every_rule_hands_its_step_only_its_manifest(tmp_path):
-    done = snakemake(tmp_path, "all_tables", "-n", "-F", "-p", overrides=GRID)
+    done = snakemake(tmp_path, "all_tables", "all_exports", "-n", "-F", "-p", overrides=GRID)
     assert done.returncode == 0, done.stderr[-3000:]
     jobs = list(_dry_run_jobs(done.stdout + done.stderr))
     command = re.compile(r"clineval step (?P<step>[a-z-]+) --manifest (?P<manifest>\S+)"

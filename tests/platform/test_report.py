@@ -121,7 +121,7 @@ def test_report_text_needs_exactly_the_identitys_tables(tmp_path: Path) -> None:
     md = tmp_path / "t2.md"
     md.write_text(to_markdown(sample_table()))
     with pytest.raises(DataError, match=r"identity\.json, field 'tables'.*leaderboard"):
-        report_text(identity(), {"t2": md}, {}, CODE, Path("identity.json"))
+        report_text(identity(), {"t2": md}, {}, {"t2": md}, CODE, Path("identity.json"))
 
 
 def test_rst_escape_keeps_captions_plain_text() -> None:

@@ -19,6 +19,7 @@ from pathlib import Path
 
 import pytest
 import yaml
+from doc_blocks import block, commands
 
 from clineval.provenance.hashing import sha256_file
 
@@ -140,19 +141,25 @@ def test_two_fresh_runs_give_identical_tables_and_generations(origin, demo):
 
 
 def test_auditor_pulls_and_rebuilds_every_table_without_generating(origin, tmp_path):
+    """The README's auditor commands (readme-audit; its `make setup` and `source` are this
+    test's environment), in a clone whose remote is the origin's."""
+    setup, pull, build, audit = (c.split() for c in commands(block("README.md",
+                                                                     "readme-audit")))
+    assert setup[:2] == ["make", "setup"] and (pull, audit) == (["dvc", "pull"],
+                                                               ["clineval", "audit"])
     auditor = tmp_path / "auditor"
     run(tmp_path, "git", "clone", "-q", str(origin), str(auditor))
     remote = run(origin, "dvc", "config", "--local", "remote.local.url").stdout.strip()
     run(auditor, "dvc", "remote", "modify", "--local", "local", "url", remote)
-    run(auditor, "dvc", "pull")
-    assert run(auditor, "clineval", "audit").returncode == 0  # before any Snakemake start
+    run(auditor, *pull)
+    assert run(auditor, *audit).returncode == 0  # before any Snakemake start
     assert dry_run_jobs(auditor) == {}  # pulled generations are not stale
-    built = run(auditor, "snakemake", "all_tables", "--cores", "2")
+    built = run(auditor, *build)
     assert "Nothing to be done" in built.stdout + built.stderr
     for name in TABLE_FILES:
         assert (auditor / "results/tables" / name).read_bytes() == (
             origin / "results/tables" / name).read_bytes(), name
-    assert run(auditor, "clineval", "audit").returncode == 0
+    assert run(auditor, *audit).returncode == 0
     assert "Data and pipelines are up to date" in run(auditor, "dvc", "status").stdout
 
     # the auditor deletes the tables: Snakemake rebuilds them and only them, identically

@@ -1,7 +1,9 @@
 """What the README and docs/workflow.md promise a change re-runs, checked on the identities the
 rules take as inputs (a job re-runs when one of its identity files, or a file upstream, is new):
 a sampling change, ``max_tokens``, a table change, a figure change and a model's display name.
-The end-to-end dry runs of tests/platform/test_workflow_e2e.py check the same on a built demo."""
+A change to a model's cells also changes its exports (``all_exports``, docs/export.md), which
+``all_tables`` does not build. The end-to-end dry runs of tests/platform/test_workflow_e2e.py
+check the same on a built demo."""
 
 from __future__ import annotations
 
@@ -40,9 +42,15 @@ def cell_keys(p: Plan, model: str, kinds: tuple[str, ...]) -> set[str]:
     return {f"{c.path}/{kind}" for c in p.cells if c.model == model for kind in kinds}
 
 
+def exports(p: Plan, model: str) -> set[str]:
+    """The identities of the model's exports, one per task."""
+    return {f"export-eee/{model}/{c.task}" for c in p.cells if c.model == model}
+
+
 def test_a_sampling_change_reruns_that_models_generation_and_scoring_only(roots, base):
     other = plan(roots, "models.smollm2_135m.sampling.temperature=0.5")
-    assert changed(base, other) == cell_keys(base, "smollm2_135m", ("generation", "scoring"))
+    assert changed(base, other) == cell_keys(base, "smollm2_135m", ("generation", "scoring")) | (
+        exports(base, "smollm2_135m"))
 
 
 @pytest.mark.parametrize("model", ["smollm2_135m", "tiny_llama"])
@@ -51,7 +59,8 @@ def test_max_tokens_of_a_model_with_a_context_also_rebuilds_its_requests(roots, 
     ``context`` block: its requests may be cut elsewhere, so they are rebuilt (README)."""
     assert base.cfg["models"][model].get("context")
     other = plan(roots, f"models.{model}.sampling.max_tokens=16")
-    assert changed(base, other) == cell_keys(base, model, ("requests", "generation", "scoring"))
+    assert changed(base, other) == cell_keys(base, model, ("requests", "generation", "scoring")) | (
+        exports(base, model))
 
 
 def test_max_tokens_of_a_model_without_a_context_leaves_its_requests(roots, base):
@@ -59,7 +68,8 @@ def test_max_tokens_of_a_model_without_a_context_leaves_its_requests(roots, base
                  "models.smollm2_135m.context=null")
     context_only = plan(roots, "models.smollm2_135m.context=null")
     assert changed(context_only, other) == cell_keys(base, "smollm2_135m",
-                                                     ("generation", "scoring"))
+                                                     ("generation", "scoring")) | (
+        exports(base, "smollm2_135m"))
 
 
 def test_a_table_change_rebuilds_that_table_its_figures_and_the_report(roots, base):
@@ -80,7 +90,7 @@ def test_renaming_a_model_rebuilds_only_the_tables_figures_and_report_that_show_
                if any(c.model == "tiny_llama" for c in cells)}
     drawn = {f"figures/{f}" for f, tables in base.figures.items()
              if any(f"tables/{t}" in showing for t in tables)}
-    assert changed(base, other) == showing | drawn | {"report/index"}
+    assert changed(base, other) == showing | drawn | {"report/index"} | exports(base, "tiny_llama")
 
 
 def test_adding_a_model_runs_its_cells_and_leaves_every_other_cell(roots, base):

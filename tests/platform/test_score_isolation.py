@@ -121,6 +121,7 @@ def test_a_cell_scored_alone_equals_the_cell_scored_in_its_job(demo: Path, tmp_p
     job = steps.ScoreJob(
         identity=plan.identity_file(*cell.path.split("/"), "scoring"),
         examples=plan.derived(cell.task)["examples"],
+        requests=plan.artifact("requests", cell),
         generations=plan.artifact("generations", cell),
         rows=tmp_path / "rows.jsonl", summary=tmp_path / "summary.json",
         record=tmp_path / "record.json")

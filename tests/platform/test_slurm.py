@@ -18,6 +18,7 @@ import time
 from pathlib import Path
 
 import pytest
+from doc_blocks import block, commands
 
 from clineval.workflow.plan import build_plan
 from clineval.workflow.resources import model_resources
@@ -53,7 +54,8 @@ def run_script(name: str) -> subprocess.CompletedProcess:
     )
 
 
-def snakemake(checkout: Path, workdir: Path, *args: str) -> subprocess.CompletedProcess:
+def snakemake(checkout: Path, workdir: Path, *args: str,
+              env: dict[str, str] | None = None) -> subprocess.CompletedProcess:
     """Snakemake on the checkout's Snakefile, with the checkout's clineval first on the path."""
     env = {
         **os.environ,
@@ -61,6 +63,7 @@ def snakemake(checkout: Path, workdir: Path, *args: str) -> subprocess.Completed
         "PYTHONPATH": str(checkout / "src"),
         "HF_HUB_OFFLINE": "1",
         "TRANSFORMERS_OFFLINE": "1",
+        **(env or {}),
     }
     env.pop("CLINEVAL_MEDCALC_CSV", None)
     cmd = [sys.executable, "-m", "snakemake", "-s", str(checkout / "Snakefile")]
@@ -109,16 +112,21 @@ def cluster():
 
 @pytest.fixture(scope="module")
 def slurm_run(cluster, checkout):
-    """The demo grid through profiles/slurm in the checkout; returns it and this run's jobs."""
+    """The demo grid through profiles/slurm in the checkout; returns it, this run's jobs and
+    its console. Progress lines every 2 s (sbatch exports the variable to the jobs), so that
+    the generation jobs' progress reaches the submitting console however fast they run."""
     started = time.monotonic()
+    (readme,) = (c.split() for c in commands(block("README.md", "readme-slurm")))
+    assert readme[0] == "snakemake" and "all_tables" in readme  # snakemake() adds both
     done = snakemake(
         checkout,
         checkout,
-        "--profile", "slurm",  # the design card's command; ./slurm links to profiles/slurm
+        *(word for word in readme[1:] if word != "all_tables"),  # ./slurm: profiles/slurm
         # accounting is off on the test cluster: squeue answers (MinJobAge is 30 min there)
         "--slurm-status-command", "squeue",
         "--slurm-init-seconds-before-status-checks", "5",
         "--config", f"overrides={GPU_OVERRIDES}",
+        env={"CLINEVAL_PROGRESS_SECONDS": "2"},
     )  # fmt: skip
     elapsed = time.monotonic() - started
     assert done.returncode == 0, done.stderr[-5000:]
@@ -132,7 +140,7 @@ def slurm_run(cluster, checkout):
             continue
         fields = dict(re.findall(r"\b(Comment|JobState|TresPerJob|TimeLimit)=(\S+)", line))
         jobs[fields["Comment"]] = fields
-    return checkout, jobs
+    return checkout, jobs, done.stdout + done.stderr
 
 
 @pytest.fixture(scope="module")
@@ -146,7 +154,7 @@ def local_run(checkout, tmp_path_factory):
 
 
 def test_generation_and_scoring_are_slurm_jobs_and_the_rest_runs_locally(slurm_run, plan):
-    _, jobs = slurm_run
+    _, jobs, _ = slurm_run
     generate = {f"rule_generate_{model}" for model in {c.model for c in plan.cells}}
     score = {f"rule_score_{bench}_wildcards_{model}" for model, bench in plan.groups()}
     assert set(jobs) == generate | score  # no SLURM job for data, requests or tables
@@ -154,7 +162,7 @@ def test_generation_and_scoring_are_slurm_jobs_and_the_rest_runs_locally(slurm_r
 
 
 def test_gpus_come_from_the_model_config(slurm_run):
-    _, jobs = slurm_run
+    _, jobs, _ = slurm_run
     for comment, job in jobs.items():
         wants_gpu = comment == "rule_generate_tiny_llama"
         tres = job.get("TresPerJob", "")
@@ -163,7 +171,7 @@ def test_gpus_come_from_the_model_config(slurm_run):
 
 
 def test_wall_time_comes_from_model_config_and_score_rule(slurm_run, plan):
-    _, jobs = slurm_run
+    _, jobs, _ = slurm_run
     runtime = {name: res.runtime for name, res in model_resources(plan.cfg["models"]).items()}
     for comment, job in jobs.items():
         model = comment.removeprefix("rule_generate_")
@@ -171,8 +179,20 @@ def test_wall_time_comes_from_model_config_and_score_rule(slurm_run, plan):
         assert job["TimeLimit"] == expected, comment
 
 
+def test_a_slurm_jobs_progress_reaches_the_submitting_console(slurm_run):
+    """The tiny model's generation runs as a SLURM job; its progress lines, which its step
+    writes beside its log, are printed by the Snakemake process on the submitting node."""
+    workdir, _, console = slurm_run
+    head = "clineval: generate tiny_llama/1-of-1: tiny_llama ("
+    shown = [line for line in console.splitlines() if line.startswith(head)]
+    assert shown, console[-3000:]
+    assert re.search(r": (\d+)/\1 requests, done in \S+$", shown[-1]), shown
+    log = (workdir / "results/logs/generations/tiny_llama-1-of-1.log").read_text()
+    assert shown[-1].removeprefix("clineval: ") in log.splitlines()
+
+
 def test_tables_match_a_local_run_byte_for_byte(slurm_run, local_run, plan):
-    workdir, _ = slurm_run
+    workdir, _, _ = slurm_run
     names = sorted(p.name for p in (local_run / "results/tables").iterdir())
     assert names == sorted(
         p.name

@@ -94,8 +94,9 @@ def test_a_comparisons_block_writes_paired_tests_and_reruns_only_the_table(demo)
     overrides = ("+tables.medcalc_table2.comparisons.reference=oracle "
                  "+tables.medcalc_table2.comparisons.correction=holm "
                  "+tables.medcalc_table2.uncertainty=both")
+    # and the explorer's job: its pages of the pairs compared
     assert planned_jobs(demo, overrides) == {"table": 1, "figure": MEDCALC_FIGURES,
-                                             "report": 1, "all_tables": 1}
+                                             "report": 1, "examples": 1, "all_tables": 1}
     assert snakemake(demo, "all_tables", overrides=overrides).returncode == 0
     stats = json.loads((demo / "results/tables/medcalc_table2.stats.json").read_text())
     found = {(c["a"], c["b"], c["mode"], c["metric"]): c for c in stats["comparisons"]}
@@ -190,7 +191,7 @@ def test_sampling_change_reruns_only_that_models_generation_and_scoring(demo):
     assert jobs == {
         **{f"{step}_{bench}": 1 for step in ("requests", "score") for bench in BENCHMARKS},
         "generate_tiny_llama": 1, "table": len(DEMO_TABLES), "figure": len(DEMO_FIGURES),
-        "report": 1, "all_tables": 1,
+        "report": 1, "examples": 1, "all_tables": 1,
     }
     assert planned_jobs(demo) == {}  # a dry run with other settings leaves nothing stale
 
@@ -203,7 +204,7 @@ def test_a_sampling_change_other_than_max_tokens_rebuilds_no_request(demo):
     assert jobs == {
         **{f"score_{bench}": 1 for bench in BENCHMARKS},
         "generate_smollm2_135m": 1, "table": len(DEMO_TABLES), "figure": len(DEMO_FIGURES),
-        "report": 1, "all_tables": 1,
+        "report": 1, "examples": 1, "all_tables": 1,
     }
     assert planned_jobs(demo) == {}
 
@@ -278,7 +279,7 @@ def test_real_data_switch_runs_the_oracle_on_every_row(tmp_path):
     # Recomputed labels: only scoring and the table re-run, and the oracle is then perfect.
     relabel = f"{overrides} tasks.medcalc.scoring.labels=recomputed"
     assert planned_jobs(tmp_path, relabel) == {"score_medcalc": 1, "table": 1, "report": 1,
-                                               "all_tables": 1}
+                                               "examples": 1, "all_tables": 1}
     done = snakemake(tmp_path, "all_tables", overrides=relabel)
     assert done.returncode == 0, done.stderr[-3000:]
     for mode in ("zero_shot", "cot", "one_shot"):
@@ -303,7 +304,7 @@ def test_a_scoring_change_reruns_its_jobs_and_keeps_the_other_cells_bytes(demo):
     # MeQSum's cells of smollm2_135m, tiny_llama and clue_baseline: each model's CLUE scoring
     assert planned_jobs(demo, overrides) == {"score_clue": 3, "table": 2,
                                              "figure": CLUE_FIGURES, "report": 1,
-                                             "all_tables": 1}
+                                             "examples": 1, "all_tables": 1}
     scores = demo / "results" / "scores"
     clue = {p: p.read_bytes() for p in scores.glob("*/clue_*/*")}
     medcalc = {p: p.stat().st_mtime_ns for p in scores.glob("*/medcalc/*")}

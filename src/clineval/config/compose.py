@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 
 from clineval.config.locate import available
 from clineval.config.presets import expand_judge_presets, expand_model_presets
+from clineval.config.unused import drop_unused
 from clineval.errors import ConfigError
 
 if TYPE_CHECKING:
@@ -31,7 +32,8 @@ def _catalogue(conf_dir: Path) -> str:
 
 
 def compose_config(conf_dir: Path, overrides: Sequence[str] = ()) -> DictConfig:
-    """Compose ``conf/config.yaml`` with Hydra overrides; errors list what exists."""
+    """Compose ``conf/config.yaml`` with Hydra overrides; errors list what exists. Task
+    settings the task does not read are null (:mod:`clineval.config.unused`)."""
     # imported here: the workflow's start and its steps read a composed plan without Hydra
     from hydra import compose, initialize_config_dir
     from hydra.core.global_hydra import GlobalHydra
@@ -52,6 +54,7 @@ def compose_config(conf_dir: Path, overrides: Sequence[str] = ()) -> DictConfig:
     finally:
         GlobalHydra.instance().clear()
     cfg = expand_judge_presets(expand_model_presets(cfg, conf_dir), conf_dir)
+    drop_unused(cfg)  # what a task does not read (a demo task's official paths) is null
     try:
         OmegaConf.resolve(cfg)
     except OmegaConfBaseException as err:

@@ -2,7 +2,9 @@
 
 First every setting against its schema (:mod:`clineval.config.schema`: unknown keys, types,
 ranges, choices), then what schemas cannot say: names that must exist in the grid (modes of a
-task, tasks of a table, models of a selection), rules between keys, and data access.
+task, tasks of a table, models of a selection) and rules between keys. Which data may reach a
+remote model is decided per cell, once the plan knows the cells it builds and the files each
+reads (:mod:`clineval.workflow.access`).
 """
 
 from __future__ import annotations
@@ -61,9 +63,12 @@ def validate_model(name: str, model: Mapping[str, Any]) -> None:
     if spec.baseline:
         _require(where, model, ("baseline",))
         return
-    sampling = model.get("sampling") or {}
-    _require(f"{where}.sampling", sampling, ("temperature", "max_tokens", "seed"))
-    _forbid(f"{where}.sampling", sampling, backend, spec.unsupported_sampling)
+    if spec.recorded:  # reads its outputs: nothing is sampled, no context is filled
+        _forbid(where, model, backend, ("sampling", "context"))
+    else:
+        sampling = model.get("sampling") or {}
+        _require(f"{where}.sampling", sampling, ("temperature", "seed"))
+        _forbid(f"{where}.sampling", sampling, backend, spec.unsupported_sampling)
     _forbid(where, model, backend, _foreign(spec.sections, spec.local_weights))
     if spec.chat_only and model.get("prompt_kind") == "completion":
         raise ConfigError(f"{where}.prompt_kind=completion: the {backend} backend sends "
@@ -79,27 +84,6 @@ def validate_model(name: str, model: Mapping[str, Any]) -> None:
             "model sends prompts to a server, so its config must say whether credentialed "
             "data (MIMIC, ...) may go there"
         )
-
-
-def _selected(cfg: Mapping[str, Any], group: str) -> list[str]:
-    chosen = (cfg["grid"].get("select") or {}).get(group)
-    return [n for n in cfg[group] if chosen is None or n in chosen]
-
-
-def check_credentialed(cfg: Mapping[str, Any]) -> None:
-    """Stop when a task on credentialed data meets a remote model not allowed to receive it."""
-    tasks = [t for t in _selected(cfg, "tasks") if cfg["tasks"][t].get("access") == "credentialed"]
-    for name in _selected(cfg, "models"):
-        model = cfg["models"][name]
-        allowed = (model.get("access") or {}).get("allow_credentialed_data") is True
-        if tasks and backend_of(model).remote and not allowed:
-            raise ConfigError(
-                f"models.{name} ({model['backend']} backend) would receive credentialed data "
-                f"from task(s) {', '.join(sorted(tasks))}, and its "
-                "access.allow_credentialed_data is not true. Data use agreements such as "
-                "MIMIC's forbid sharing with third parties: drop the model or the task from "
-                "the grid (grid.select), or set the flag only for a server you are allowed to use"
-            )
 
 
 def table_tasks(spec: Mapping[str, Any]) -> list[str]:
@@ -134,7 +118,6 @@ def validate(cfg: Mapping[str, Any], conf_dir: Path, overrides: Sequence[str] = 
     tables = cfg.get("tables") or {}
     for name, model in models.items():
         validate_model(name, model)
-    check_credentialed(cfg)
     for name, task in tasks.items():
         _unknown(
             f"mode(s) in tasks.{name}.modes",

@@ -84,7 +84,7 @@ def draw(spec: Mapping[str, Any], ident: Mapping[str, Any], tables: Sequence[Tab
     categories = [(key, label(first[key], ("task", "metric", "mode"))
                    or ident["tasks"].get(key[0]) or key[0])
                   for key in ordered([(v.task, v.metric, v.mode) for v in values])]
-    fig, top = style.frame(spec, notes_of(values) + style.smoke_note(models, ident["models"]))
+    fig, top = style.frame(spec, notes_of(values) + style.model_notes(models, ident["models"]))
     ax = top.subplots()
     grouped_bars(ax, categories, [((m,), style.model_label(m, ident["models"])) for m in models],
                  by_key)

@@ -60,7 +60,7 @@ def draw(spec: Mapping[str, Any], ident: Mapping[str, Any], tables: Sequence[Tab
     models = [m for m in ident["models"] if by_model and any(m in p.rows for p in found)]
     absent = sum(int(np.isnan(p.matrix).sum()) for p in found)
     fig, top = style.frame(spec, style.absent_note(absent)
-                           + style.smoke_note(models, ident["models"]))
+                           + style.model_notes(models, ident["models"]))
     axes = top.subplots(len(found) or 1, 1, squeeze=False)[:, 0]
     low, high = spec.get("range") or (None, None)
     image = None

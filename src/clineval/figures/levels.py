@@ -30,7 +30,7 @@ def draw(spec: Mapping[str, Any], ident: Mapping[str, Any], tables: Sequence[Tab
     values = [v for models in panels.values() for by_level in models.values()
               for v in by_level.values()]
     models = [m for m in ident["models"] if any(v.model == m for v in values)]
-    fig, top = style.frame(spec, notes_of(values) + style.smoke_note(models, ident["models"]))
+    fig, top = style.frame(spec, notes_of(values) + style.model_notes(models, ident["models"]))
     keys = ordered(list(panels))
     axes = top.subplots(1, max(len(keys), 1), sharey=True, squeeze=False)[0]
     levels = list(spec["levels"])

@@ -26,7 +26,7 @@ def draw(spec: Mapping[str, Any], ident: Mapping[str, Any], tables: Sequence[Tab
     modes = [m for m in spec["modes"] if any(v.mode == m for v in values)]
     series = [((m,), ident["modes"].get(m) or m) for m in modes]
     by_key = {((v.model, v.task, v.metric), (v.mode,)): v for v in values}
-    fig, top = style.frame(spec, notes_of(values) + style.smoke_note(models, ident["models"]))
+    fig, top = style.frame(spec, notes_of(values) + style.model_notes(models, ident["models"]))
     ax = top.subplots()
     grouped_bars(ax, categories, series, by_key)
     ax.set_ylabel(spec.get("ylabel") or spec["metric"])

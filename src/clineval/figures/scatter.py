@@ -45,7 +45,7 @@ def draw(spec: Mapping[str, Any], ident: Mapping[str, Any], tables: Sequence[Tab
     found, absent = points(spec, tables)
     models = [m for m in ident["models"] if any(k[0] == m for k in found)]
     fig, top = style.frame(spec, style.absent_note(absent)
-                           + style.smoke_note(models, ident["models"]))
+                           + style.model_notes(models, ident["models"]))
     ax = top.subplots()
     modes = list(dict.fromkeys(mode for _, mode in sorted(found)))
     for i, mode in enumerate(modes):

@@ -23,6 +23,9 @@ class BaselineBackend:
     def effective_settings(self) -> dict[str, Any]:
         return {"backend": "baseline", "baseline": self.name}
 
+    def with_max_tokens(self, max_tokens: int) -> BaselineBackend:
+        return self
+
     def generate(self, requests: list[dict[str, Any]]) -> list[Generation]:
         return [Generation(self.answer(self.examples[r["id"]]), "baseline") for r in requests]
 

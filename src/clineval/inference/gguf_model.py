@@ -10,19 +10,23 @@ written with ``save_pretrained`` (safetensors, tokenizer and the GGUF's chat tem
 
 A prepared folder is kept in a content-addressed cache (:func:`cache_dir`), keyed by the
 build settings, the GGUF's sha256 and the converting libraries' versions, so every grid and
-every work directory on the machine prepares a model once; the workflow links the cached
-files into ``results/models/<model>/``.
+every work directory on the machine prepares a model once; the workflow copies the cached
+files into ``results/models/<model>/`` (a reflink where the file system offers one: no bytes
+are duplicated, yet each copy is a file of its own). Hard links were shared: a step that set a
+time stamp in one checkout's folder (settling, Snakemake) changed it in every other checkout's
+and in the cache, and an edit of any of them changed all.
 """
 
 from __future__ import annotations
 
+import fcntl
 import importlib.metadata
 import os
 import shutil
 from pathlib import Path
 from typing import Any
 
-from clineval.io import atomic_directory, ordinary_mode, user_cache, write_json
+from clineval.io import atomic_directory, make_ordinary, ordinary_mode, user_cache, write_json
 from clineval.provenance.hashing import sha256_file, sha256_obj
 
 #: Libraries whose version decides the prepared weights and tokenizer.
@@ -109,21 +113,30 @@ def prepare(build: dict[str, Any], out_dir: Path) -> dict[str, Any]:
     if not (cached / _DONE).is_file():
         with atomic_directory(cached) as tmp:
             _convert(gguf, build.get("dtype", "float32"), tmp)
-            for path in tmp.iterdir():
-                path.chmod(ordinary_mode())  # safetensors writes 0600
+            make_ordinary(tmp)  # safetensors writes 0600
             write_json(tmp / _DONE, {"gguf": gguf.name, "gguf_sha256": digest,
                                      "converters": converter_versions()})
     with atomic_directory(out_dir) as tmp:
         for path in sorted(cached.iterdir()):
             if path.is_file() and path.name != _DONE:
-                _link(path, tmp / path.name)
+                _copy(path, tmp / path.name)
     return {"gguf": gguf.name, "gguf_sha256": digest, "converters": converter_versions(),
             "cache_key": key}
 
 
-def _link(source: Path, target: Path) -> None:
-    """A hard link where the file system allows one, else a copy."""
-    try:
-        os.link(source, target)
-    except OSError:
-        shutil.copy2(source, target)
+#: ioctl FICLONE (linux/fs.h): ``target`` shares ``source``'s blocks, copy-on-write.
+_FICLONE = 0x40049409
+
+
+def _copy(source: Path, target: Path) -> None:
+    """``target``: a file of its own with ``source``'s bytes, a reflink where the file system
+    offers one (btrfs, XFS), else a copy; the mode of a new file."""
+    with source.open("rb") as src, target.open("wb") as dst:
+        try:
+            fcntl.ioctl(dst.fileno(), _FICLONE, src.fileno())
+            cloned = True
+        except OSError:
+            cloned = False
+    if not cloned:
+        shutil.copyfile(source, target)
+    target.chmod(ordinary_mode())

@@ -30,7 +30,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from clineval.inference.base import Generation, completion_text
+from clineval.inference.base import Generation, completion_text, with_sampling_max_tokens
 from clineval.inference.registry import BackendSpec, Inputs
 
 log = logging.getLogger("clineval")
@@ -172,6 +172,9 @@ class OpenAIBackend:
             if s.get("top_logprobs") is not None:
                 fields["top_logprobs"] = int(s["top_logprobs"])
         return fields
+
+    def with_max_tokens(self, max_tokens: int) -> OpenAIBackend:
+        return with_sampling_max_tokens(self, max_tokens)
 
     def effective_settings(self) -> dict[str, Any]:
         return {

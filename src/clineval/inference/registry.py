@@ -63,19 +63,31 @@ class BackendSpec:
     #: the generation identity, and its tokenizer counts prompt tokens exactly
     local_weights: bool = False
     #: sends prompts to a server: its configs must say whether credentialed data may go there
-    #: (``access.allow_credentialed_data``), and prompt lengths are estimated
+    #: (``access.allow_credentialed_data``), the plan checks each cell's data against its
+    #: ``access`` (:mod:`clineval.workflow.access`), and prompt lengths are estimated
     remote: bool = False
     chat_only: bool = False  # takes chat requests only (``prompt_kind: completion`` refused)
     #: answers with a benchmark's baseline function (the config's ``baseline``) from the task's
     #: examples: reads no prompt, samples nothing
     baseline: bool = False
+    #: answers from a file of outputs keyed by example id (the config's ``recorded`` section):
+    #: generates and samples nothing, needs no GPU; the file's sha256 is part of the
+    #: generation identity and the tables mark the model
+    recorded: bool = False
     unsupported_sampling: frozenset[str] = frozenset()  # ``sampling`` keys it cannot apply
     conda_env: str = "cpu.yaml"  # the env file (in envs/) of its generation jobs
     #: the ``engine`` key whose value (1 when unset) is the number of GPUs a job must hold, and
-    #: why (``("tensor_parallel_size", "one GPU per tensor-parallel shard")``)
+    #: why (``("tensor_parallel_size", "one GPU per tensor-parallel shard")``); an engine whose
+    #: ``device`` is ``cpu`` holds none
     gpus_per_job: tuple[str, str] | None = None
     #: requests per ``generate`` call, from the model config and the number of requests to do
     batch_size: Callable[[Mapping[str, Any], int], int] = engine_batch_size
+
+    @property
+    def per_example(self) -> bool:
+        """Answers each example by its id, not from its prompt (a baseline, recorded outputs):
+        two examples with the same prompt must not share an answer."""
+        return self.baseline or self.recorded
 
 
 @cache

@@ -9,7 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from clineval.io import atomic_directory
+from clineval.io import atomic_directory, make_ordinary
 
 CHAT_TEMPLATE = (
     "{{ bos_token }}{% for message in messages %}"
@@ -71,3 +71,4 @@ def build(settings: dict[str, Any], out_dir: Path) -> None:
     with atomic_directory(out_dir) as tmp:
         model.save_pretrained(tmp, safe_serialization=True)
         tokenizer.save_pretrained(tmp)
+        make_ordinary(tmp)  # safetensors writes model.safetensors 0600

@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from clineval.inference.base import Generation, completion_text
+from clineval.inference.base import Generation, completion_text, with_sampling_max_tokens
 from clineval.inference.registry import BackendSpec, Inputs
 
 
@@ -61,6 +61,9 @@ class TransformersBackend:
             "batch_size": int(self.engine.get("batch_size", TransformersEngine.batch_size)),
             "max_padding": self.max_padding,
         }
+
+    def with_max_tokens(self, max_tokens: int) -> TransformersBackend:
+        return with_sampling_max_tokens(self, max_tokens)
 
     @property
     def max_padding(self) -> float:

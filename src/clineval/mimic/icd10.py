@@ -19,6 +19,7 @@ class Code:
 
 _TABLE = (
     ("A419", "Sepsis, unspecified organism", "0389"),
+    ("D62", "Acute posthemorrhagic anemia", "2851"),
     ("D649", "Anemia, unspecified", "2859"),
     ("D696", "Thrombocytopenia, unspecified", "2875"),
     ("E039", "Hypothyroidism, unspecified", "2449"),
@@ -43,6 +44,7 @@ _TABLE = (
     ("I4891", "Unspecified atrial fibrillation", "42731"),
     ("I5023", "Acute on chronic systolic (congestive) heart failure", "42823"),
     ("I639", "Cerebral infarction, unspecified", "43491"),
+    ("I872", "Venous insufficiency (chronic) (peripheral)", "4599"),
     ("I959", "Hypotension, unspecified", "4589"),
     ("J189", "Pneumonia, unspecified organism", "486"),
     ("J441", "Chronic obstructive pulmonary disease with (acute) exacerbation", "49121"),
@@ -61,10 +63,13 @@ _TABLE = (
     ("N189", "Chronic kidney disease, unspecified", "5859"),
     ("N390", "Urinary tract infection, site not specified", "5990"),
     ("N401", "Benign prostatic hyperplasia with lower urinary tract symptoms", "60001"),
+    ("R0781", "Pleurodynia", "78652"),
     ("R4182", "Altered mental status, unspecified", "78097"),
     ("R55", "Syncope and collapse", "7802"),
     ("S72001A", "Fracture of unspecified part of neck of right femur, initial encounter for "
      "closed fracture", "82000"),
+    ("T502X5A", "Adverse effect of carbonic-anhydrase inhibitors, benzothiadiazides and other "
+     "diuretics, initial encounter", "E9443"),
     ("W19XXXA", "Unspecified fall, initial encounter", "E8889"),
     ("Z7901", "Long term (current) use of anticoagulants", "V5861"),
     ("Z794", "Long term (current) use of insulin", "V5867"),

@@ -1,10 +1,14 @@
 """A small synthetic MIMIC-IV discharge table and its ``diagnoses_icd`` rows, deterministic by seed.
 
 Each admission has one discharge summary ("DS", note_seq 1) with the usual MIMIC-IV-Note headings
-and de-identification blanks ("___"): one admission problem, two to four chronic conditions, and,
-for most notes, a patient letter under "Discharge Instructions:". Its ``diagnoses_icd`` rows list
-the problem's codes first (seq_num 1 = principal) and the chronic conditions after; about a fifth
-of the admissions are coded in ICD-9-CM, as MIMIC-IV codes stays before October 2015.
+and de-identification blanks ("___"): one admission problem, two or three chronic conditions
+(never more than the problem's new and in-hospital diagnoses together), and, for most notes, a
+patient letter under "Discharge Instructions:". Its ``diagnoses_icd`` rows list the problem's
+codes first (seq_num 1 = principal), then the diagnoses that arose during the stay, then the
+chronic conditions; about a fifth of the admissions are coded in ICD-9-CM, as MIMIC-IV codes
+stays before October 2015. Every fourth admission (index 1, 5, 9, ...) is the previous one's
+patient again, 200 days after its discharge: the same sex and chronic conditions, another
+problem, and an age that follows from the dates (the note's age is the age at admission).
 """
 
 from __future__ import annotations
@@ -12,13 +16,14 @@ from __future__ import annotations
 import csv
 import random
 from dataclasses import dataclass, field
+from datetime import datetime, timedelta
 from pathlib import Path
 
 from clineval.io import atomic_writer
 from clineval.mimic.hosp import DIAGNOSES_ICD_COLUMNS
 from clineval.mimic.icd10 import CODES
 from clineval.mimic.notes import DISCHARGE_COLUMNS
-from clineval.mimic.synthetic_content import CHRONIC, PROBLEMS, Chronic, Problem
+from clineval.mimic.synthetic_content import CHRONIC, HISTORY_SHARE, PROBLEMS, Chronic, Problem
 
 ICD9_SHARE = 0.2
 LETTER_SHARE = 0.85
@@ -36,6 +41,15 @@ class Admission:
     codes: tuple[str, ...]  #: in seq_num order, in the admission's ICD version
     #: the letter's facts (why, what, medication, todo) when the note has a patient letter
     letter: dict[str, str] = field(default_factory=dict)
+    #: the patient at admission: age (as the note's HPI states it) and sex
+    age: int = 0
+    female: bool = False
+    #: admission time (``YYYY-MM-DD HH:MM:SS``); ``charttime`` is the discharge day
+    admitted: str = ""
+    problem: Problem | None = None
+    chronic: tuple[Chronic, ...] = ()
+    #: the index of the patient's previous admission in the list, if any
+    previous: int | None = None
 
 
 def _vitals(rng: random.Random) -> str:
@@ -68,19 +82,28 @@ def _generic_instructions() -> str:
     )
 
 
+def _listed(names: list[str]) -> str:
+    """``a``, ``a and b``, ``a, b and c``."""
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+
+
 def _note(
-    rng: random.Random, problem: Problem, chronic: list[Chronic], female: bool, with_letter: bool
+    rng: random.Random, problem: Problem, chronic: list[Chronic], female: bool, with_letter: bool,
+    age: int,
 ) -> str:
-    age = rng.randint(38, 91)
     sex = "F" if female else "M"
-    pmh = ", ".join(c.history.split(" (")[0] for c in chronic[:3]) or "no significant history"
+    pmh = _listed([c.name or c.history.split(" (")[0] for c in chronic[:3]]) if chronic \
+        else "no significant history"
     hpi = problem.hpi.format(
         age=age, sex="woman" if female else "man", pmh=pmh, pos="her" if female else "his"
     )
-    home = [c.home_med for c in chronic if c.home_med]
-    discharge_meds = [*home, problem.new_med]
+    home = [c.home_med for c in chronic if c.home_med] + ([problem.home_med]
+                                                         if problem.home_med else [])
+    discharge_meds = [*(m for m in home if m != problem.home_med), problem.new_med]
     allergies = rng.choice(("No Known Allergies / Adverse Drug Reactions", "Penicillins",
                             "Sulfa (Sulfonamide Antibiotics)", "lisinopril"))
+    if any(allergies.lower() in m.lower() for m in home):  # no allergy to a home medication
+        allergies = "No Known Allergies / Adverse Drug Reactions"
     secondary = [c.history for c in chronic]
     sections = [
         "Name:  ___                     Unit No:   ___",
@@ -118,25 +141,63 @@ def _note(
     return " \n" + "\n \n".join(sections) + "\n"
 
 
+_STAMP = "%Y-%m-%d %H:%M:%S"
+#: Ages at a patient's first admission (MIMIC-IV's anchor ages stop at 91).
+AGES = (40, 89)
+#: Days from a patient's discharge to the next admission (every fourth admission).
+READMISSION_DAYS = 200
+
+
+def _chronic(rng: random.Random, problem: Problem, female: bool) -> list[Chronic]:
+    """Two or three chronic conditions (the problem's required ones first), never more than
+    the problem's new and in-hospital diagnoses together (:data:`HISTORY_SHARE`)."""
+    own = {*problem.codes, *problem.hospital}
+    pool = [c for c in CHRONIC if c.code not in own and c.code not in problem.requires
+            and not (female and c.code == "N401")]
+    most = max(1, min(3, int(len(own) * HISTORY_SHARE / (1 - HISTORY_SHARE))))
+    required = [c for c in CHRONIC if c.code in problem.requires]
+    count = max(len(required), min(most, rng.randint(2, 3)))
+    return required + rng.sample(pool, count - len(required))
+
+
 def admissions(n: int, seed: int) -> list[Admission]:
     """``n`` synthetic admissions; each draws from its own stream (seed, index)."""
     if n < 1:
         raise ValueError(f"n must be >= 1, got {n}")
-    result = []
+    result: list[Admission] = []
     for k in range(n):
         rng = random.Random(f"mimic-synthetic/{seed}/{k}")
+        before = result[k - 1] if k % 4 == 1 else None
         problem = PROBLEMS[(k + rng.randrange(len(PROBLEMS))) % len(PROBLEMS)]
-        female = rng.random() < 0.5
-        pool = [c for c in CHRONIC
-                if c.code not in problem.codes and not (female and c.code == "N401")]
-        chronic = rng.sample(pool, rng.randint(2, 4))
+        while before is not None and before.problem is not None and {
+                *problem.codes, *problem.hospital} & {*before.problem.codes,
+                                                      *before.problem.hospital}:
+            # readmitted for something else: no diagnosis of the stay is in the history
+            problem = PROBLEMS[(PROBLEMS.index(problem) + 1) % len(PROBLEMS)]
+        female = before.female if before else rng.random() < 0.5
+        chronic = _chronic(rng, problem, female)
+        if before is not None:  # the same patient keeps the conditions the new problem allows
+            own = {*problem.codes, *problem.hospital}
+            kept = [c for c in before.chronic if c.code not in own]
+            required = [c for c in CHRONIC if c.code in problem.requires and c not in kept]
+            chronic = (required + kept)[:max(len(chronic), len(required))] or chronic
         with_letter = rng.random() < LETTER_SHARE
         icd_version = 9 if rng.random() < ICD9_SHARE else 10
-        codes10 = list(dict.fromkeys([*problem.codes, *(c.code for c in chronic)]))
+        codes10 = list(dict.fromkeys([*problem.codes, *problem.hospital,
+                                      *(c.code for c in chronic)]))
         codes = tuple(CODES[c].icd9 if icd_version == 9 else c for c in codes10)
-        subject_id = 10_000_000 + 37 * k + rng.randrange(37)
-        year = 2110 + rng.randrange(80)
-        day = f"{year}-{rng.randint(1, 12):02d}-{rng.randint(1, 28):02d}"
+        subject_id = before.subject_id if before else 10_000_000 + 37 * k + rng.randrange(37)
+        if before is not None:
+            discharged = datetime.strptime(before.charttime, _STAMP)
+            admitted = discharged + timedelta(days=READMISSION_DAYS, hours=rng.randint(6, 20))
+            first = datetime.strptime(before.admitted, _STAMP)
+            age = before.age + admitted.year - first.year
+        else:
+            admitted = datetime(2110 + rng.randrange(80), rng.randint(1, 12), rng.randint(1, 28),
+                                rng.randint(6, 20), rng.randint(0, 59))
+            age = rng.randint(*AGES)
+        discharged = (admitted + timedelta(days=rng.randint(2, 6))).replace(hour=0, minute=0)
+        day = discharged.strftime("%Y-%m-%d")
         letter = (
             {"why": problem.why, "what": problem.what, "medication": problem.medication,
              "todo": problem.todo}
@@ -145,13 +206,20 @@ def admissions(n: int, seed: int) -> list[Admission]:
         result.append(Admission(
             subject_id=subject_id,
             hadm_id=20_000_000 + 53 * k + rng.randrange(53),
-            note_id=f"{subject_id}-DS-{rng.randint(2, 30)}",
+            note_id=(f"{subject_id}-DS-{int(before.note_id.rsplit('-', 1)[1]) + 1}" if before
+                     else f"{subject_id}-DS-{rng.randint(2, 30)}"),
             charttime=f"{day} 00:00:00",
             storetime=f"{day} {rng.randint(9, 20):02d}:{rng.randint(0, 59):02d}:00",
-            text=_note(rng, problem, chronic, female, with_letter),
+            text=_note(rng, problem, chronic, female, with_letter, age),
             icd_version=icd_version,
             codes=codes,
             letter=letter,
+            age=age,
+            female=female,
+            admitted=admitted.strftime(_STAMP),
+            problem=problem,
+            chronic=tuple(chronic),
+            previous=k - 1 if before is not None else None,
         ))
     return result
 

@@ -2,6 +2,13 @@
 
 Written for the project; every code is in ``clineval.mimic.icd10.CODES``. A problem's first code
 is the principal diagnosis; the lay sentences are what a patient letter tells the patient.
+
+What the admission record (chief complaint, HPI, past medical history) names, and what it does
+not: a patient's chronic conditions are named in the HPI and the past medical history, as real
+discharge summaries name comorbidities; the admission's new diagnoses (``Problem.codes``) and
+the conditions that arise during the stay (``Problem.hospital``) are never named there (the
+record reports symptoms, signs and results). So at most half of an admission's codes are named
+in the history the prompt shows (:data:`HISTORY_SHARE`; docs/clibench.md, "Demo data").
 """
 
 from __future__ import annotations
@@ -24,6 +31,15 @@ class Problem:
     medication: str  #: lay: the medication change
     new_med: str  #: discharge medication line
     todo: str  #: lay: what to do after discharge
+    #: Diagnoses that arise during the stay (coded at discharge, never in the admission record).
+    hospital: tuple[str, ...] = ()
+    #: Words that would name the stay's diagnoses (``codes`` and ``hospital``); the history
+    #: parts of the admission record never hold them (tests/clibench/test_clibench_demo_data.py).
+    names: tuple[str, ...] = ()
+    #: Chronic conditions the problem implies (a thiazide-induced hyponatremia: hypertension).
+    requires: tuple[str, ...] = ()
+    #: A medication on admission the problem's history implies (the thiazide).
+    home_med: str = ""
 
 
 @dataclass(frozen=True)
@@ -31,6 +47,14 @@ class Chronic:
     code: str
     history: str
     home_med: str
+    #: How the HPI names it ("a 47 y/o man with hypertension and ...").
+    name: str = ""
+
+
+#: The most an admission's diagnoses that its history (HPI, past medical history, the previous
+#: admission's diagnoses) names may be, as a share of all its diagnosis codes: the chronic
+#: conditions, never more than the admission's new and in-hospital diagnoses together.
+HISTORY_SHARE = 0.5
 
 
 PROBLEMS = (
@@ -52,6 +76,8 @@ PROBLEMS = (
         "Torsemide 40 mg PO DAILY",
         "Weigh yourself every morning and call your doctor if your weight goes up by more than "
         "3 lbs in a day or 5 lbs in a week.",
+        hospital=("E876",),
+        names=("heart failure", "respiratory failure", "hypokalemia"),
     ),
     Problem(
         ("J189",), "MEDICINE", "fever, productive cough",
@@ -69,6 +95,8 @@ PROBLEMS = (
         "Cefpodoxime Proxetil 200 mg PO Q12H Duration: 2 Days",
         "Finish all of your antibiotics even if you feel well, and see your primary care doctor "
         "within 1 week.",
+        hospital=("E871",),
+        names=("pneumonia", "hyponatremia"),
     ),
     Problem(
         ("A419", "N390", "N179"), "MEDICINE", "confusion, fever",
@@ -88,6 +116,8 @@ PROBLEMS = (
         "Ciprofloxacin HCl 500 mg PO Q12H Duration: 5 Days",
         "Do not restart your lisinopril until your primary care doctor checks your kidney "
         "function next week.",
+        hospital=("I959",),
+        names=("sepsis", "urinary tract infection", "kidney injury", "hypotension"),
     ),
     Problem(
         ("I214", "I2510"), "CARDIOLOGY", "chest pain",
@@ -106,6 +136,8 @@ PROBLEMS = (
         "Ticagrelor 90 mg PO BID",
         "Do not stop ticagrelor unless your cardiologist tells you to, and join the cardiac "
         "rehabilitation program.",
+        hospital=("E876",),
+        names=("myocardial infarction", "NSTEMI", "coronary artery disease", "hypokalemia"),
     ),
     Problem(
         ("J441",), "MEDICINE", "wheezing, shortness of breath",
@@ -121,6 +153,8 @@ PROBLEMS = (
         "You will take prednisone, a steroid, for 2 more days.",
         "PredniSONE 40 mg PO DAILY Duration: 2 Days",
         "Use your inhalers every day as prescribed and do not smoke.",
+        hospital=("J9601", "F17210"),
+        names=("COPD", "respiratory failure", "nicotine dependence"),
     ),
     Problem(
         ("K922", "D649"), "MEDICINE", "black stools, lightheadedness",
@@ -139,6 +173,9 @@ PROBLEMS = (
         "Pantoprazole 40 mg PO Q12H",
         "Avoid ibuprofen, naproxen and aspirin, and come back right away if your stools turn "
         "black again.",
+        hospital=("I959",),
+        names=("bleed", "ulcer", "anemia", "hypotension"),
+        home_med="Ibuprofen 600 mg PO TID:PRN knee pain",
     ),
     Problem(
         ("K8590", "F1020"), "MEDICINE", "epigastric pain, vomiting",
@@ -156,6 +193,8 @@ PROBLEMS = (
         "Thiamine 100 mg PO DAILY",
         "Stop drinking alcohol completely, because drinking again can cause another, more "
         "dangerous attack.",
+        hospital=("E860",),
+        names=("pancreatitis", "alcohol use disorder", "alcohol dependence", "dehydration"),
     ),
     Problem(
         ("I639", "I4891"), "NEUROLOGY", "right arm weakness, slurred speech",
@@ -173,6 +212,8 @@ PROBLEMS = (
         "Apixaban 5 mg PO BID",
         "Call 911 right away if you have new weakness, numbness, facial droop or trouble "
         "speaking.",
+        hospital=("Z7901",),
+        names=("stroke", "infarct", "atrial fibrillation", "anticoagula"),
     ),
     Problem(
         ("I2699",), "MEDICINE", "pleuritic chest pain, dyspnea",
@@ -189,6 +230,8 @@ PROBLEMS = (
         "Rivaroxaban 15 mg PO BID",
         "Do not miss any doses of rivaroxaban and tell every doctor that you take a blood "
         "thinner.",
+        hospital=("Z7901", "R0781"),
+        names=("pulmonary embolism", "anticoagula", "pleurodynia"),
     ),
     Problem(
         ("L03115",), "MEDICINE", "right leg redness",
@@ -205,6 +248,8 @@ PROBLEMS = (
         "Cephalexin 500 mg PO Q6H Duration: 5 Days",
         "Keep your leg raised when you sit and come back if the redness spreads or you get a "
         "fever.",
+        hospital=("I872", "E860"),
+        names=("cellulitis", "venous insufficiency", "dehydration"),
     ),
     Problem(
         ("S72001A", "W19XXXA"), "ORTHOPAEDICS", "right hip pain after fall",
@@ -221,6 +266,8 @@ PROBLEMS = (
         "Enoxaparin Sodium 40 mg SC DAILY Duration: 4 Weeks",
         "Keep the incision clean and dry and have your staples removed at your follow-up visit "
         "in 2 weeks.",
+        hospital=("D62",),
+        names=("fracture", "anemia"),
     ),
     Problem(
         ("E871", "E860"), "MEDICINE", "weakness, poor oral intake",
@@ -236,22 +283,28 @@ PROBLEMS = (
         "We stopped your hydrochlorothiazide and started amlodipine for your blood pressure.",
         "Amlodipine 5 mg PO DAILY",
         "Have your blood drawn in 3 days to recheck your sodium level.",
+        hospital=("T502X5A",),
+        names=("hyponatremia", "dehydration", "adverse effect"),
+        requires=("I10",),
+        home_med="Hydrochlorothiazide 50 mg PO DAILY",
     ),
 )
 
 CHRONIC = (
-    Chronic("I10", "Hypertension", "Lisinopril 20 mg PO DAILY"),
-    Chronic("E119", "Type 2 diabetes (last A1c 7.1%)", "MetFORMIN (Glucophage) 1000 mg PO BID"),
-    Chronic("E785", "Hyperlipidemia", "Atorvastatin 40 mg PO QPM"),
-    Chronic("E039", "Hypothyroidism", "Levothyroxine Sodium 75 mcg PO DAILY"),
-    Chronic("K219", "GERD", "Omeprazole 20 mg PO DAILY"),
-    Chronic("F329", "Depression", "Sertraline 50 mg PO DAILY"),
-    Chronic("G4733", "Obstructive sleep apnea on CPAP", ""),
-    Chronic("N189", "Chronic kidney disease (baseline Cr 1.4)", ""),
-    Chronic("M1990", "Osteoarthritis of both knees", "Acetaminophen 650 mg PO Q6H:PRN pain"),
-    Chronic("J45909", "Asthma", "Albuterol Inhaler 2 PUFF IH Q4H:PRN wheeze"),
-    Chronic("N401", "BPH with nocturia", "Tamsulosin 0.4 mg PO QHS"),
-    Chronic("G8929", "Chronic low back pain", "Gabapentin 300 mg PO TID"),
-    Chronic("E559", "Vitamin D deficiency", "Vitamin D 1000 UNIT PO DAILY"),
-    Chronic("Z87891", "Former smoker (30 pack-years, quit 2010)", ""),
+    Chronic("I10", "Hypertension", "Lisinopril 20 mg PO DAILY", "hypertension"),
+    Chronic("E119", "Type 2 diabetes (last A1c 7.1%)", "MetFORMIN (Glucophage) 1000 mg PO BID",
+            "type 2 diabetes"),
+    Chronic("E785", "Hyperlipidemia", "Atorvastatin 40 mg PO QPM", "hyperlipidemia"),
+    Chronic("E039", "Hypothyroidism", "Levothyroxine Sodium 75 mcg PO DAILY", "hypothyroidism"),
+    Chronic("K219", "GERD", "Omeprazole 20 mg PO DAILY", "GERD"),
+    Chronic("F329", "Depression", "Sertraline 50 mg PO DAILY", "depression"),
+    Chronic("G4733", "Obstructive sleep apnea on CPAP", "", "obstructive sleep apnea"),
+    Chronic("N189", "Chronic kidney disease (baseline Cr 1.4)", "", "chronic kidney disease"),
+    Chronic("M1990", "Osteoarthritis of both knees", "Acetaminophen 650 mg PO Q6H:PRN pain",
+            "osteoarthritis"),
+    Chronic("J45909", "Asthma", "Albuterol Inhaler 2 PUFF IH Q4H:PRN wheeze", "asthma"),
+    Chronic("N401", "BPH with nocturia", "Tamsulosin 0.4 mg PO QHS", "BPH"),
+    Chronic("G8929", "Chronic low back pain", "Gabapentin 300 mg PO TID", "chronic low back pain"),
+    Chronic("E559", "Vitamin D deficiency", "Vitamin D 1000 UNIT PO DAILY", "vitamin D deficiency"),
+    Chronic("Z87891", "Former smoker (30 pack-years, quit 2010)", "", "a remote smoking history"),
 )

@@ -3,8 +3,13 @@ plus the code-system files a CliBench run needs in their real formats (a LOINC
 ``ComponentHierarchyBySystem.csv``, an itemid -> LOINC map in mimic-code's layout, an NDC -> ATC
 map and ATC names).
 
-Discharge summaries and diagnoses come from :mod:`clineval.mimic.synthetic`. Edge cases: every
-fourth admission is its patient's second; about a fifth is coded in ICD-9; admission 2 carries
+Discharge summaries, patients and diagnoses come from :mod:`clineval.mimic.synthetic`; the
+procedures, labs, prescriptions and radiology reports of an admission follow its problem's
+scenario (:data:`~clineval.mimic.synthetic_mimic4_content.SCENARIOS`), and its chronic
+conditions' home medications are prescribed again (unless the scenario holds them). A patient's
+``anchor_age`` is set so that the age at admission (``anchor_age + year(admittime) -
+anchor_year``) is the age the note states. Edge cases: every fourth admission is its patient's
+second; about a fifth is coded in ICD-9; the first ICD-10 admission from index 2 on carries
 ``U09.9`` (not in the FY2021 tabular); labs before admission, in a first cluster, at +30 h and at
 +3 days, text-only results and rows without ``hadm_id``; prescriptions with an empty NDC and the
 NDC ``0``; procedures on days 0, 1 and 3.
@@ -30,19 +35,26 @@ from clineval.mimic.mimic4 import COLUMNS
 from clineval.mimic.synthetic_mimic4_content import (
     ATC_NAMES,
     CARE_UNITS,
+    CHRONIC_DRUGS,
     DRUGS,
     LABS,
-    LOINC_CLASS,
     LOINC_GROUPS,
-    LOINC_ROOT,
+    LOINC_LEVEL1,
+    LOINC_LEVEL2,
     PCS,
     PCS_ICD9,
-    RADIOLOGY,
+    PCS_TO_ICD9,
+    SCENARIOS,
     SERVICES,
+    Scenario,
+    drug,
+    lab,
 )
 
 NOT_IN_FY2021 = "U099"
 _STAMP = "%Y-%m-%d %H:%M:%S"
+#: Labs added on the day after admission (the first not in the admission's first panel).
+ADD_ON = ("Magnesium", "Calcium, Total", "Thyroid Stimulating Hormone")
 
 
 @dataclass(frozen=True)
@@ -99,15 +111,19 @@ def write_code_files(layout: Layout) -> None:
     with atomic_writer(layout.loinc_hierarchy) as handle:
         writer = csv.writer(handle, lineterminator="\n")
         writer.writerow(("PATH_TO_ROOT", "SEQUENCE", "IMMEDIATE_PARENT", "CODE", "CODE_TEXT"))
-        writer.writerow(("", 1, "", *LOINC_ROOT))
-        writer.writerow((LOINC_ROOT[0], 1, LOINC_ROOT[0], *LOINC_CLASS))
-        base = f"{LOINC_ROOT[0]}.{LOINC_CLASS[0]}"
-        for i, (code, text) in enumerate(LOINC_GROUPS.values(), start=1):
-            writer.writerow((base, i, LOINC_CLASS[0], code, text))
-        for i, lab in enumerate(LABS, start=1):
-            group = LOINC_GROUPS[lab.group][0]
-            writer.writerow((f"{base}.{group}", i, group, lab.loinc,
-                             f"{lab.label} [{lab.fluid}]"))
+        for i, (code, text) in enumerate(LOINC_LEVEL1.values(), start=1):
+            writer.writerow(("", i, "", code, text))
+        for i, (code, text, up) in enumerate(LOINC_LEVEL2.values(), start=1):
+            writer.writerow((LOINC_LEVEL1[up][0], i, LOINC_LEVEL1[up][0], code, text))
+        for i, (code, text, up) in enumerate(LOINC_GROUPS.values(), start=1):
+            parent = LOINC_LEVEL2[up]
+            path = f"{LOINC_LEVEL1[parent[2]][0]}.{parent[0]}"
+            writer.writerow((path, i, parent[0], code, text))
+        for i, item in enumerate(LABS, start=1):
+            group, _, up = LOINC_GROUPS[item.group]
+            parent = LOINC_LEVEL2[up]
+            path = f"{LOINC_LEVEL1[parent[2]][0]}.{parent[0]}.{group}"
+            writer.writerow((path, i, group, item.loinc, f"{item.label} [{item.fluid}]"))
     mapping_columns = ("itemid (omop_source_code)", "label", "fluid", "category", "valueuom",
                        "omop_concept_id", "omop_concept_name", "omop_domain_id",
                        "omop_vocabulary_id", "omop_concept_class_id", "omop_standard_concept",
@@ -115,10 +131,10 @@ def write_code_files(layout: Layout) -> None:
     with atomic_writer(layout.lab_loinc_map) as handle:
         writer = csv.writer(handle, lineterminator="\n")
         writer.writerow(mapping_columns)
-        for lab in LABS:
-            writer.writerow((lab.itemid, lab.label, lab.fluid, lab.category, lab.unit, "",
-                             f"{lab.label} [{lab.fluid}]", "Measurement", "LOINC", "Lab Test",
-                             "S", lab.loinc))
+        for item in LABS:
+            writer.writerow((item.itemid, item.label, item.fluid, item.category, item.unit, "",
+                             f"{item.label} [{item.fluid}]", "Measurement", "LOINC",
+                             "Lab Test", "S", item.loinc))
     with atomic_writer(layout.ndc_atc) as handle:
         writer = csv.writer(handle, lineterminator="\n")
         writer.writerow(("ndc", "atc"))
@@ -143,8 +159,8 @@ def write_dictionaries(layout: Layout) -> None:
         for code, title in PCS_ICD9:
             w.writerow((code, 9, title))
     with _writer(layout.table("d_labitems"), COLUMNS["d_labitems"]) as w:
-        for lab in LABS:
-            w.writerow((lab.itemid, lab.label, lab.fluid, lab.category))
+        for item in LABS:
+            w.writerow((item.itemid, item.label, item.fluid, item.category))
 
 
 def write_mimic4(layout: Layout, n: int, seed: int = 0, labs_per_admission: int = 14) -> None:
@@ -156,20 +172,21 @@ def write_mimic4(layout: Layout, n: int, seed: int = 0, labs_per_admission: int 
               "prescriptions", "services", "transfers", "discharge", "radiology")
     with _writers(layout, tables) as w:
         seen_subjects: dict[int, int] = {}
+        # the first ICD-10 admission from index 2 on carries a code the FY2021 tabular lacks
+        unknown = next((k for k, n in enumerate(notes) if k >= 2 and n.icd_version == 10), -1)
         for k, note in enumerate(notes):
             rng = random.Random(f"mimic4-synthetic/{seed}/{k}")
-            subject = notes[k - 1].subject_id if k % 4 == 1 else note.subject_id
-            female = bool(re.search(r"Sex:\s+F", note.text))
-            day = datetime.strptime(note.charttime, _STAMP)
-            if k % 4 == 1:  # the patient's second admission: after the first one
-                day = datetime.strptime(notes[k - 1].charttime, _STAMP) + timedelta(days=200)
-            admit = day - timedelta(days=rng.randint(2, 6), hours=-rng.randint(6, 20))
-            discharge = day + timedelta(hours=rng.randint(10, 16))
+            subject = note.subject_id
+            admit = datetime.strptime(note.admitted, _STAMP)
+            discharge = datetime.strptime(note.charttime, _STAMP) + timedelta(
+                hours=rng.randint(10, 16))
             if subject not in seen_subjects:
                 seen_subjects[subject] = k
                 anchor_year = admit.year - rng.randint(0, 2)
-                w["patients"].writerow((subject, "F" if female else "M", rng.randint(40, 89),
-                                        anchor_year, "2017 - 2019", ""))
+                # the age at admission, anchor_age + year(admittime) - anchor_year, is the note's
+                w["patients"].writerow((subject, "F" if note.female else "M",
+                                        note.age - (admit.year - anchor_year), anchor_year,
+                                        "2017 - 2019", ""))
             hadm = note.hadm_id
             service = SERVICES.get(_service(note.text), "MED")
             w["admissions"].writerow((
@@ -183,13 +200,13 @@ def write_mimic4(layout: Layout, n: int, seed: int = 0, labs_per_admission: int 
                 rng.choice(("WHITE", "BLACK/AFRICAN AMERICAN", "HISPANIC/LATINO - PUERTO RICAN",
                             "ASIAN - CHINESE", "UNKNOWN")),
                 _time(admit - timedelta(hours=4)), _time(admit), 0))
-            codes = list(note.codes) + ([NOT_IN_FY2021] if k == 2 and note.icd_version == 10
-                                        else [])
+            codes = list(note.codes) + ([NOT_IN_FY2021] if k == unknown else [])
             for seq, code in enumerate(codes, start=1):
                 w["diagnoses_icd"].writerow((subject, hadm, seq, code, note.icd_version))
-            _procedures(w["procedures_icd"], rng, subject, hadm, admit, note.icd_version)
-            _labs(w["labevents"], rng, k, subject, hadm, admit, labs_per_admission)
-            _prescriptions(w["prescriptions"], rng, k, subject, hadm, admit)
+            scenario = scenario_of(note)
+            _procedures(w["procedures_icd"], scenario, subject, hadm, admit, note.icd_version)
+            _labs(w["labevents"], rng, scenario, k, subject, hadm, admit, labs_per_admission)
+            _prescriptions(w["prescriptions"], prescribed(note), k, subject, hadm, admit)
             w["services"].writerow((subject, hadm, _time(admit), "", service))
             w["transfers"].writerow((subject, hadm, 30_000_000 + 2 * k, "ED",
                                      "Emergency Department", _time(admit - timedelta(hours=4)),
@@ -198,7 +215,7 @@ def write_mimic4(layout: Layout, n: int, seed: int = 0, labs_per_admission: int 
                                      CARE_UNITS[service], _time(admit), _time(discharge)))
             w["discharge"].writerow((note.note_id, subject, hadm, "DS", 1, note.charttime,
                                      note.storetime, note.text))
-            _radiology(w["radiology"], rng, k, subject, hadm, admit)
+            _radiology(w["radiology"], scenario, k, subject, hadm, admit)
 
 
 @contextmanager
@@ -214,55 +231,88 @@ def _service(text: str) -> str:
     return match.group(1) if match else "MEDICINE"
 
 
-def _procedures(w: csv.writer, rng: random.Random, subject: int, hadm: int,  # type: ignore[valid-type]
+def scenario_of(note: synthetic.Admission) -> Scenario:
+    """The scenario of the admission's problem (its principal ICD-10-CM code)."""
+    assert note.problem is not None
+    return SCENARIOS[note.problem.codes[0]]
+
+
+def prescribed(note: synthetic.Admission) -> tuple[list[str], str]:
+    """The drugs first prescribed (the scenario's, then the chronic conditions' home
+    medications it does not hold) and the one prescribed later."""
+    scenario = scenario_of(note)
+    home = [CHRONIC_DRUGS[c.code] for c in note.chronic if c.code in CHRONIC_DRUGS]
+    first = list(dict.fromkeys([*scenario.drugs, *(d for d in home
+                                                   if d not in scenario.held)]))
+    return first, scenario.later_drug
+
+
+def _procedures(w: csv.writer, scenario: Scenario, subject: int, hadm: int,  # type: ignore[valid-type]
                 admit: datetime, version: int) -> None:
-    pool = PCS_ICD9 if version == 9 else PCS
-    chosen = rng.sample(pool, rng.randint(1, 3))
-    for seq, ((code, _), offset) in enumerate(zip(chosen, (0, 1, 3), strict=False), start=1):
-        w.writerow((subject, hadm, seq, (admit + timedelta(days=offset)).strftime("%Y-%m-%d"),
+    rows = [(PCS_TO_ICD9.get(code) if version == 9 else code, day)
+            for code, day in scenario.procedures]
+    for seq, (code, day) in enumerate([r for r in rows if r[0]], start=1):
+        w.writerow((subject, hadm, seq, (admit + timedelta(days=day)).strftime("%Y-%m-%d"),
                     code, version))
 
 
-def _labs(w: csv.writer, rng: random.Random, k: int, subject: int, hadm: int,  # type: ignore[valid-type]
-          admit: datetime, count: int) -> None:
-    """A pre-admission row, a first cluster at +1 h, more at +30 h and +3 days; text-only
-    results for items without a range; some rows without ``hadm_id``."""
-    offsets = [timedelta(hours=-3), *[timedelta(hours=1)] * max(count // 2, 1)]
-    while len(offsets) < count:
-        offsets.append(timedelta(hours=30) if len(offsets) % 2 else timedelta(days=3))
-    for i, offset in enumerate(offsets):
-        lab = LABS[(k + i * 5 + rng.randrange(3)) % len(LABS)]
+def _value(rng: random.Random, scenario: Scenario, item) -> tuple[str, object, object, object,
+                                                                   str]:
+    """A result of ``item``: value text, number, range, flag; the scenario's abnormal values,
+    else within the normal range."""
+    given = scenario.values.get(item.label)
+    if item.low is None:
+        text = given if isinstance(given, str) else rng.choice(("NONE", "NEG", "FEW"))
+        return text, "", "", "", ""
+    low, high = given if isinstance(given, tuple) else (item.low, item.high)
+    span = item.high - item.low
+    digits = 1 if span >= 5 else 2 if span >= 0.05 else 3
+    number = round(rng.uniform(low, high), digits)
+    flag = "abnormal" if not item.low <= number <= item.high else ""
+    return str(number), number, item.low, item.high, flag
+
+
+def _labs(w: csv.writer, rng: random.Random, scenario: Scenario, k: int, subject: int,  # type: ignore[valid-type]
+          hadm: int, admit: datetime, count: int) -> None:
+    """A pre-admission row (in the emergency department), the scenario's panel at +1 h (the
+    first batch), repeats of its first items at +30 h and +3 days (at least two, up to
+    ``count`` rows in all); text-only results for items without a range; the last row of
+    every third admission without ``hadm_id``."""
+    panel = [lab(*x) if isinstance(x, tuple) else lab(x) for x in scenario.labs]
+    rows = [(timedelta(hours=-3), panel[0])] + [(timedelta(hours=1), x) for x in panel]
+    # the next day: a test added on (not in the first panel), then repeats of the panel's first
+    added = next(lab(x) for x in ADD_ON if lab(x) not in panel)
+    later = [added, *(panel[i % min(len(panel), 4)] for i in range(max(1, count - len(rows) - 1)))]
+    for i, item in enumerate(later):
+        rows.append((timedelta(hours=30) if i % 2 == 0 else timedelta(days=3), item))
+    for i, (offset, item) in enumerate(rows):
         time = admit + offset
-        if lab.low is None:
-            value, number, low, high, flag = rng.choice(("NONE", "FEW", "MOD")), "", "", "", ""
-        else:
-            span = lab.high - lab.low
-            number = round(rng.uniform(lab.low - span / 3, lab.high + span / 3), 1)
-            value, low, high = str(number), lab.low, lab.high
-            flag = "abnormal" if not lab.low <= number <= lab.high else ""
-        no_hadm = i == count - 1 and k % 3 == 0
-        w.writerow((k * 1000 + i, subject, "" if no_hadm else hadm, k * 100 + i // 4, lab.itemid,
-                    "", _time(time), _time(time + timedelta(hours=1)), value, number, lab.unit,
-                    low, high, flag, "ROUTINE", ""))
+        value, number, low, high, flag = _value(rng, scenario, item)
+        no_hadm = i == len(rows) - 1 and k % 3 == 0
+        w.writerow((k * 1000 + i, subject, "" if no_hadm else hadm, k * 100 + i // 4,
+                    item.itemid, "", _time(time), _time(time + timedelta(hours=1)), value,
+                    number, item.unit, low, high, flag, "ROUTINE", ""))
 
 
-def _prescriptions(w: csv.writer, rng: random.Random, k: int, subject: int, hadm: int,  # type: ignore[valid-type]
-                   admit: datetime) -> None:
-    drugs = rng.sample(DRUGS, rng.randint(3, 6))
-    for i, drug in enumerate(drugs):
-        start = admit + (timedelta(hours=2) if i < len(drugs) - 1 else timedelta(days=2))
-        ndc = drug.ndc
+def _prescriptions(w: csv.writer, drugs: tuple[list[str], str], k: int, subject: int,  # type: ignore[valid-type]
+                   hadm: int, admit: datetime) -> None:
+    first, later = drugs
+    names = [*first, later]
+    for i, name in enumerate(names):
+        item = drug(name)
+        start = admit + (timedelta(hours=2) if i < len(names) - 1 else timedelta(days=2))
+        ndc = item.ndc
         if i == 0 and k % 5 == 0:
             ndc = "" if k % 10 == 0 else "0"
         w.writerow((subject, hadm, k * 100 + i, f"{subject}-{k * 10 + i}", i + 1, "",
-                    _time(start), _time(start + timedelta(days=3)), "MAIN", drug.name, "",
-                    "", ndc, drug.line, "TAB", "1", "dose", "1", "TAB", "1", "PO"))
+                    _time(start), _time(start + timedelta(days=3)), "MAIN", item.name, "",
+                    "", ndc, item.line, "TAB", "1", "dose", "1", "TAB", "1", "PO"))
 
 
-def _radiology(w: csv.writer, rng: random.Random, k: int, subject: int, hadm: int,  # type: ignore[valid-type]
+def _radiology(w: csv.writer, scenario: Scenario, k: int, subject: int, hadm: int,  # type: ignore[valid-type]
                admit: datetime) -> None:
-    for seq in range(1, rng.randint(0, 2) + 1):
-        exam, indication, findings, impression = RADIOLOGY[(k + seq) % len(RADIOLOGY)]
+    for seq, (exam, indication, findings, impression) in enumerate(scenario.radiology,
+                                                                   start=1):
         text = (f"EXAMINATION:  {exam}\n\nINDICATION:  {indication}\n\nTECHNIQUE:  Standard "
                 f"views.\n\nCOMPARISON:  None.\n\nFINDINGS: \n\n{findings}\n\nIMPRESSION: \n\n"
                 f"{impression}\n")

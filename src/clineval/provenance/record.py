@@ -27,7 +27,7 @@ from clineval.provenance.location import located, portable
 
 SCHEMA = "clineval.provenance/1"
 KINDS = ("demo", "data", "scoring_input", "model", "requests", "generation", "scores", "table",
-         "figure", "report")
+         "figure", "report", "export")
 
 
 def file_entry(path: Path, hashes: Callable[[Path], str | None] | None = None) -> dict[str, str]:

@@ -1,5 +1,10 @@
 """The report page: one HTML file with inline CSS and images as ``data:`` URIs, no scripts and
-no external URL, so it opens offline. Every text is escaped; equal inputs give equal bytes."""
+no external URL, so it opens offline. Every text is escaped; equal inputs give equal bytes.
+
+A table value links to the examples behind it (``links``: the cells of each value, the table
+step's ``<table>.cells.json``): to its cell's page of the explorer (``examples/``), or, for a
+value of several cells (a level score, a leaderboard column), to the list of its cells at the
+end of the page."""
 
 from __future__ import annotations
 
@@ -33,6 +38,8 @@ thead th{background:#f6f8fa}th[colspan]{text-align:center}
 tr.block th{background:#eaeef2;text-align:left}
 figcaption{color:#424a53;max-width:60rem}.caption-title{font-weight:600;color:#1b1f24}
 ul.notes{font-size:.8rem;color:#57606a;max-width:60rem}
+td a{color:inherit;text-decoration:underline dotted #8c959f}p.pairs{font-size:.85rem}
+#cells li{font-size:.85rem}
 img{max-width:100%;height:auto;border:1px solid #d0d7de}
 footer{border-top:1px solid #d0d7de;margin-top:2rem;padding-bottom:2rem;font-size:.8rem}
 """.strip()
@@ -77,9 +84,32 @@ def group_spans(labels: list[str]) -> list[tuple[str, int]]:
     return spans
 
 
-def table_html(table: MarkdownTable) -> str:
+#: Where the explorer's pages are, relative to the report page.
+EXAMPLES = "examples"
+
+
+def value_html(text: str, cells: list[str], anchor: str) -> str:
+    """A table value, linked to the examples behind it: its cell's page, or ``#anchor`` (the
+    list of its cells) when it comes from several."""
+    if not cells:
+        return escape(text)
+    href = f"{EXAMPLES}/{cells[0]}.html" if len(cells) == 1 else f"#{anchor}"
+    title = (f"{len(cells)} cells: {', '.join(cells)}" if len(cells) > 1
+             else f"examples of {cells[0]}")
+    return f'<a href="{escape(href)}" title="{escape(title)}">{escape(text)}</a>'
+
+
+def cell_anchor(table: str, row: int, column: int) -> str:
+    """The id of the list of cells behind a value of several (row and column from 0)."""
+    return f"cells-{table}-{row}-{column}"
+
+
+def table_html(table: MarkdownTable, links: list[list[list[str]]] | None = None,
+               name: str = "") -> str:
     """The table as an HTML ``<table>`` that wraps to the page (no sideways scrolling): header
-    groups span their columns, block titles span the row; then its notes."""
+    groups span their columns, block titles span the row; then its notes. ``links``: per data
+    row, the cells behind each value (:func:`value_html`; ``name``: the table's, for
+    anchors)."""
     width = len(table.header)
     style = [f' style="text-align:{_ALIGN[a]}"' for a in table.align]
     rows = list(table.rows)
@@ -100,15 +130,22 @@ def table_html(table: MarkdownTable) -> str:
                                       for c, s in zip(table.header, style, strict=True))
                      + "</tr>")
     lines += ["</thead>", "<tbody>"]
+    data = 0
     for row in rows:
         if row.kind == "block":
             lines.append(f'<tr class="block"><th colspan="{width}">{escape(row.cells[0])}'
                          "</th></tr>")
-        else:
-            tag, css = ("th", ' class="head"') if row.kind == "head" else ("td", "")
-            lines.append(f"<tr{css}>" + "".join(
-                f"<{tag}{s}>{escape(c)}</{tag}>" for c, s in zip(row.cells, style, strict=True)
+        elif row.kind == "head":
+            lines.append('<tr class="head">' + "".join(
+                f"<th{s}>{escape(c)}</th>" for c, s in zip(row.cells, style, strict=True)
             ) + "</tr>")
+        else:
+            cells = links[data] if links else [[] for _ in row.cells]
+            lines.append("<tr>" + "".join(
+                f"<td{s}>{value_html(c, found, cell_anchor(name, data, j))}</td>"
+                for j, (c, s, found) in enumerate(zip(row.cells, style, cells, strict=True))
+            ) + "</tr>")
+            data += 1
     lines += ["</tbody></table>"]
     if table.notes:
         lines += ['<ul class="notes">', *(f"<li>{escape(n)}</li>" for n in table.notes), "</ul>"]
@@ -131,7 +168,53 @@ def _header(ident: Mapping[str, Any], code: Mapping[str, Any]) -> list[str]:
         lines.append(f'<p class="warning">Smoke models ({escape(names)}) have random weights: '
                      "their numbers carry no meaning; they only show that the workflow runs "
                      "end to end.</p>")
+    examples = ident.get("examples")
+    if examples:
+        lines.append(f'<p>Each value of a table links to the examples behind it, one by one; '
+                     f'<a href="{EXAMPLES}/index.html">every cell\'s examples</a>.</p>')
+        if examples["credentialed"]:
+            left = ("embedded" if examples["prompts"] == "always"
+                    else f"left out (report.examples.prompts: {examples['prompts']})")
+            lines.append('<p class="warning">The example pages beside this report hold text of '
+                         "data that may not be shared (credentialed, unreleased or private): "
+                         "gold answers and model outputs may repeat patient text; its prompts "
+                         f"are {escape(left)}. Share them only where your data use agreement "
+                         "allows.</p>")
+    if ident.get("recorded_models"):
+        names = ", ".join(ident["recorded_models"])
+        lines.append(f'<p class="warning">Recorded outputs ({escape(names)}) were read from '
+                     "files, not generated by this workflow: the tables mark them § and name "
+                     "each file with its sha256.</p>")
     return lines
+
+
+def _pairs(pairs: list[list[str]]) -> str:
+    """Links to the explorer's pages of the model pairs a table compares."""
+    links = []
+    for a, b in pairs:
+        model_a, model_b = a.split("/")[0], b.split("/")[0]
+        links.append(f'<a href="pairs/{escape(model_a)}/{escape(b)}.html">{escape(model_a)} vs '
+                     f"{escape(model_b)}, {escape(' '.join(b.split('/')[1:]))}</a>")
+    return ('<p class="pairs">Examples where the compared models\' outcomes differ: '
+            + "; ".join(links) + ".</p>")
+
+
+def _combined(entry: Mapping[str, Any], table: MarkdownTable,
+              links: list[list[list[str]]]) -> list[str]:
+    """The list items of a table's values that come from several cells, each with its cells'
+    links (:func:`cell_anchor`)."""
+    rows = [r for r in table.rows if r.kind == "data"]
+    labels = table.rows[0].cells if table.rows and table.rows[0].kind == "head" else table.header
+    items = []
+    for i, (row, found) in enumerate(zip(rows, links, strict=True)):
+        for j, cells in enumerate(found):
+            if len(cells) > 1:
+                shown = ", ".join(f'<a href="{EXAMPLES}/{escape(c)}.html">{escape(c)}</a>'
+                                  for c in cells)
+                items.append(f'<li id="{escape(cell_anchor(entry["table"], i, j))}">'
+                             f"{escape(entry['title'])}: {escape(row.cells[0])}, "
+                             f"{escape(labels[j])} ({escape(row.cells[j])}): {shown}</li>")
+    return items
 
 
 def render_page(
@@ -139,15 +222,22 @@ def render_page(
     tables: Mapping[str, MarkdownTable],
     figures: list[Figure],
     code: Mapping[str, Any],
+    links: Mapping[str, list[list[list[str]]]] | None = None,
 ) -> str:
     """The whole page: header, the leaderboard first, then per section its tables and figures
-    (``ident``: the report identity; ``code``: version, commit, dirty flag and identity sha)."""
+    (``ident``: the report identity; ``code``: version, commit, dirty flag and identity sha;
+    ``links``: per table, the cells behind each value of its data rows)."""
     sections: dict[str, list[str]] = {}
+    combined: list[str] = []
     for entry in ident["tables"]:
         body = sections.setdefault(entry["section"], [])
+        found = (links or {}).get(entry["table"])
         body += [f'<figure id="table-{escape(entry["table"])}">',
                  _caption(entry["title"], entry["caption"]),
-                 table_html(tables[entry["table"]]), "</figure>"]
+                 table_html(tables[entry["table"]], found, entry["table"]),
+                 *([_pairs(entry["pairs"])] if entry.get("pairs") else []), "</figure>"]
+        if found:
+            combined += _combined(entry, tables[entry["table"]], found)
     for figure in figures:
         data = base64.b64encode(figure.png).decode("ascii")
         body = sections.setdefault(figure.entry["section"], [])
@@ -165,6 +255,10 @@ def render_page(
     for section, body in sections.items():
         lines += [f'<section id="{escape(section)}">',
                   f"<h2>{escape(section_title(section))}</h2>", *body, "</section>"]
+    if combined:
+        lines += ['<section id="cells">', "<h2>Values of several cells</h2>",
+                  "<p>The cells each value comes from, with their examples.</p>", "<ul>",
+                  *combined, "</ul>", "</section>"]
     lines += ["</main>", '<footer id="identities">', "<h2>Identities</h2>",
               "<p>Each table was built for this identity (sha256 of every setting and upstream "
               "file it depends on; <code>results/identity/tables/</code>).</p>", "<ul>",

@@ -13,40 +13,54 @@ from pathlib import Path
 from typing import Any
 
 from clineval import __version__
-from clineval.io import DataError, read_identity, write_text
+from clineval.io import DataError, read_identity, read_json, write_text
 from clineval.provenance.manifest import git_state
 from clineval.provenance.record import make_record, write_record
-from clineval.report.markdown import parse_table
+from clineval.report.markdown import MarkdownTable, parse_table
 from clineval.report.page import Figure, render_page
+
+
+def read_links(path: Path, table: MarkdownTable) -> list[list[list[str]]]:
+    """A table's ``cells.json``: per data row of its Markdown, the cells behind each value;
+    one whose rows do not match the Markdown's names the file."""
+    rows = read_json(path).get("rows")
+    data = [r for r in table.rows if r.kind == "data"]
+    if not isinstance(rows, list) or [len(r) for r in rows] != [len(r.cells) for r in data]:
+        raise DataError(path, None, "rows", f"expected {len(data)} rows of "
+                        f"{len(table.header)} columns, as the table's Markdown has")
+    return rows
 
 
 def report_text(
     ident: Mapping[str, Any], tables: Mapping[str, Path], figures: Mapping[str, Path],
-    code: Mapping[str, Any], where: Path,
+    cells: Mapping[str, Path], code: Mapping[str, Any], where: Path,
 ) -> str:
-    """The page for the report identity ``ident`` from each table's Markdown and each figure's
-    PNG (by name); ``where`` (the identity file) names a missing or extra file in errors."""
+    """The page for the report identity ``ident`` from each table's Markdown and ``cells``
+    (the cells behind its values, by table) and each figure's PNG (by name); ``where`` (the
+    identity file) names a missing or extra file in errors."""
     wanted = {e["table"] for e in ident["tables"]}
-    if set(tables) != wanted or set(figures) != set(ident["figures"]):
-        raise DataError(where, None, "tables", f"the step got tables {sorted(tables)} and "
-                        f"figures {sorted(figures)}; the identity lists {sorted(wanted)} and "
-                        f"{sorted(ident['figures'])}")
+    if set(tables) != wanted or set(cells) != wanted or set(figures) != set(ident["figures"]):
+        raise DataError(where, None, "tables", f"the step got tables {sorted(tables)}, their "
+                        f"cells {sorted(cells)} and figures {sorted(figures)}; the identity "
+                        f"lists {sorted(wanted)} and {sorted(ident['figures'])}")
     parsed = {name: parse_table(path.read_text(encoding="utf-8"), path)
               for name, path in tables.items()}
+    links = {name: read_links(path, parsed[name]) for name, path in cells.items()}
     shown = [Figure(name, ident["figures"][name], figures[name].read_bytes())
              for name in sorted(figures)]
-    return render_page(ident, parsed, shown, code)
+    return render_page(ident, parsed, shown, code, links)
 
 
 def report(
-    identity: Path, tables: Mapping[str, Path], figures: Mapping[str, Path], out: Path,
-    record_out: Path,
+    identity: Path, tables: Mapping[str, Path], figures: Mapping[str, Path],
+    cells: Mapping[str, Path], out: Path, record_out: Path,
 ) -> None:
     """Write the report page and its provenance record."""
     sha, ident = read_identity(identity)
     code = {"version": __version__, **git_state(), "identity": sha}
-    write_text(out, report_text(ident, tables, figures, code, identity))
+    write_text(out, report_text(ident, tables, figures, cells, code, identity))
     inputs = {f"table:{n}": p for n, p in tables.items()} | {
-        f"figure:{n}": p for n, p in figures.items()}
+        f"figure:{n}": p for n, p in figures.items()} | {
+        f"cells:{n}": p for n, p in cells.items()}
     write_record(record_out, make_record("report", "index", sha, inputs, {"html": out},
                                          ident["credentialed"], code=code))

@@ -8,7 +8,7 @@ from typing import Any
 
 from clineval.io import Record
 from clineval.tables.format import SMOKE_MARK, fmt, smoke_note
-from clineval.tables.render import Block, Table
+from clineval.tables.render import Block, Table, source
 
 
 def _value(value: float | None, percent: bool, decimals: int) -> str:
@@ -35,12 +35,14 @@ def build_table(spec: Mapping[str, Any], cells: list[Record],
     by_model: dict[str, dict[str, Record]] = {}
     for cell in cells:
         by_model.setdefault(cell["model"], {})[cell["mode"]] = cell
-    rows, records, smoke = [], [], []
+    rows, records, smoke, sources = [], [], [], []
     for model, by_mode in by_model.items():
         first = next(iter(by_mode.values()))
         if first["smoke"]:
             smoke.append(first["display_name"])
         row = [first["display_name"] + (SMOKE_MARK if first["smoke"] else ""), str(first["size"])]
+        sources.append([[], [], *(source(by_mode[mode]) if mode in by_mode else []
+                                  for mode in modes for _ in metrics)])
         for mode in modes:
             cell = by_mode.get(mode)
             numbers = headline(cell["summary"]) if cell else {}
@@ -66,4 +68,5 @@ def build_table(spec: Mapping[str, Any], cells: list[Record],
         *notes]
     if smoke:
         table_notes.append(smoke_note(smoke))
-    return Table(spec["title"], columns, [Block(block, rows)], table_notes, records, groups)
+    return Table(spec["title"], columns, [Block(block, rows, sources)], table_notes, records,
+                 groups)

@@ -138,7 +138,7 @@ def build_leaderboard(spec: Mapping[str, Any], cells: Sequence[Record],
         for c in columns
     }
     wins = win_rates(values, better)
-    rows, records, smoke = [], [], []
+    rows, records, smoke, sources = [], [], [], []
     for model in models:
         first = by_model[model][0]
         name = first["display_name"] + (SMOKE_MARK if first["smoke"] else "")
@@ -155,6 +155,9 @@ def build_leaderboard(spec: Mapping[str, Any], cells: Sequence[Record],
         rows.append([name, *(number(model, c["label"]) for c in columns),
                      fmt(mean_rank, 2), fmt(None if wins[model] is None else 100 * wins[model], 1),
                      where])
+        sources.append([[], *(list(dict.fromkeys(cell for cell, _ in _entries(
+            c, by_model[model], headlines))) if c["label"] in values[model] else []
+            for c in columns), [], [], []])
         for column in columns:
             label = column["label"]
             interval = bounds[model].get(label)
@@ -181,5 +184,6 @@ def build_leaderboard(spec: Mapping[str, Any], cells: Sequence[Record],
     if smoke:
         notes.append(smoke_note(smoke))
     header = ["Model", *(c["label"] for c in columns), "Mean rank", "Win rate (%)", "Run on"]
-    return Table(spec["title"], header, [Block(spec.get("block_title", "All benchmarks"), rows)],
+    return Table(spec["title"], header,
+                 [Block(spec.get("block_title", "All benchmarks"), rows, sources)],
                  notes, records, align="l" + "r" * (len(columns) + 2) + "l")

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import csv
 import io
+import json
 import re
 from dataclasses import dataclass, field
 from typing import Any
@@ -21,10 +22,25 @@ _CJK = re.compile(
 )
 
 
+#: Per column of a row, the cells (``model/task/mode``) its value comes from; none for a
+#: label, a number of no cell (a paper's) or a value not run.
+RowSources = list[list[str]]
+
+
+def source(cell: dict[str, Any]) -> list[str]:
+    """The sources of a value of one cell: its path (``cell``, as the table step gives it), or
+    none where the cell has no path (a layout called without the workflow)."""
+    return [cell["cell"]] if cell.get("cell") else []
+
+
 @dataclass(frozen=True)
 class Block:
+    """Rows under a title; ``sources``, where the layout gives them, one per row: the cells
+    each value comes from (the report links a value to their examples)."""
+
     title: str
     rows: list[list[str]]
+    sources: list[RowSources] = field(default_factory=list)
 
 
 @dataclass
@@ -55,11 +71,24 @@ class Table:
                 if len(row) != width:
                     raise ValueError(f"table {self.title!r}, block {block.title!r}: a row has "
                                      f"{len(row)} cells, not {width}")
+            if block.sources and ([len(s) for s in block.sources]
+                                  != [width] * len(block.rows)):
+                raise ValueError(f"table {self.title!r}, block {block.title!r}: sources need "
+                                 f"{width} entries for each of its {len(block.rows)} rows")
 
     def alignment(self, leading: int) -> str:
         """``align``, else the first ``leading`` columns left and the rest right."""
         width = len(self.columns)
         return self.align or "l" * min(width, leading) + "r" * max(width - leading, 0)
+
+
+def to_sources(table: Table) -> str:
+    """The cells behind each value (JSON): ``rows``, one per body row in the Markdown's order
+    (block title rows left out), each a list per column of cell paths; empty for a block whose
+    layout gives none. The report links each value to its cells' examples."""
+    rows = [sources for block in table.blocks
+            for sources in (block.sources or [[[] for _ in table.columns] for _ in block.rows])]
+    return json.dumps({"rows": rows}, ensure_ascii=False, separators=(",", ":")) + "\n"
 
 
 def to_csv(table: Table) -> str:

@@ -18,8 +18,9 @@ from pathlib import Path
 
 from clineval.benchmarks import get_benchmark
 from clineval.benchmarks.base import scored_rows
-from clineval.io import read_jsonl
+from clineval.io import DataError, read_jsonl
 from clineval.metrics.copying import KINDS
+from clineval.provenance.record import read_record
 from clineval.workflow.layout import Cell, Plan
 
 
@@ -65,6 +66,21 @@ def cell_answers(plan: Plan, cell: Cell) -> CellAnswers | None:
     )
 
 
+def built_for_plan(plan: Plan, cell: Cell) -> bool:
+    """The cell's requests, generations and scores were made for the plan's identities (each
+    provenance record names the identity it was built for): a grid's folder may hold the files
+    of other settings, e.g. another batch size, which the table must not pass off as these."""
+    for kind, record in (("requests", "requests"), ("generation", "generation"),
+                         ("scoring", "scores")):
+        try:
+            built = read_record(plan.record_file(record, cell.path))["identity"]
+        except (OSError, DataError):
+            return False
+        if built != plan.identities[f"{cell.path}/{kind}"]["sha"]:
+            return False
+    return True
+
+
 #: The copy columns, in the order a reader meets the prompt's parts.
 COPY_COLUMNS = ("input", "exemplar", "instruction")
 
@@ -90,7 +106,7 @@ def report(plan: Plan, models: list[str] | None) -> tuple[str, list[str]]:
             continue
         if plan.backend(cell.model).baseline:
             continue
-        result = cell_answers(plan, cell)
+        result = cell_answers(plan, cell) if built_for_plan(plan, cell) else None
         if result is None:
             missing.append(cell.path)
         else:

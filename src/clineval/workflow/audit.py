@@ -134,6 +134,8 @@ def _check_cell(
     _files(scores, "outputs", plan.record_file("scores", key), f"scores {key}", hashes)
     generations = plan.artifact("generations", cell)
     _expect(scores, "inputs", "generations", generations, f"scores {key} ← generations")
+    _expect(scores, "inputs", "requests", plan.artifact("requests", cell),
+            f"scores {key} ← requests")
     _files(scores, "inputs", plan.record_file("scores", key), f"scores {key} ← generations", hashes)
     meta_path = plan.record_file("generation", key)
     meta = _record(meta_path, ids[f"{key}/generation"]["sha"], f"generations {key}", hashes)
@@ -176,13 +178,15 @@ def _recompute(plan: Plan, cells: list[Cell], stored: dict[str, Any], name: str,
     """Score every cell again from its stored generations, except those in ``rescored`` (cells
     this audit has already scored again identically, for another table); re-render the
     table."""
-    from clineval.workflow.steps import scored_cell, table_texts
+    from clineval.workflow.steps import scored_cell, table_texts, with_prompts
 
     for cell in (c for c in cells if c.path not in rescored):
         scoring = plan.identities[f"{cell.path}/scoring"]
         sha, ident = scoring["sha"], as_stored(scoring["identity"])
         examples = read_jsonl(plan.derived(cell.task)["examples"], ("id",))
-        gens = read_jsonl(plan.artifact("generations", cell), ("id", "output"))
+        gens = with_prompts(read_jsonl(plan.artifact("generations", cell), ("id", "output")),
+                            read_jsonl(plan.artifact("requests", cell), ("id", "messages")),
+                            plan.artifact("requests", cell))
         rows, document = scored_cell(sha, ident, examples, gens, plan.artifact("generations", cell),
                                      plan.scoring_inputs(cell.task))
         for path, text in ((plan.artifact("scores", cell), "".join(map(jsonl_line, rows))),
@@ -251,7 +255,11 @@ def audit_report(plan: Plan) -> TableAudit:
                            *((f"figure:{n}", p) for n, p in figures.items())]:
             _expect(record, "inputs", role, file, "report ← tables and figures")
         _files(record, "inputs", path, "report ← tables and figures", hashes)
-        text = report_text(as_stored(ident["identity"]), tables, figures, record["code"], path)
+        links = plan.report_links()
+        for name, file in links.items():
+            _expect(record, "inputs", f"cells:{name}", file, "report ← tables' cells")
+        text = report_text(as_stored(ident["identity"]), tables, figures, links, record["code"],
+                           path)
         if plan.report_file().read_text(encoding="utf-8") != text:
             raise BrokenLink(f"re-rendered report: {plan.report_file()} differs from the page "
                              "built from the recorded tables and figures")

@@ -46,6 +46,8 @@ def params(plan: Plan, overrides: Sequence[str]) -> dict[str, Any]:
         group: {} for groups in PHASE_IDENTITIES.values() for group in groups
     }
     for key, ident in sorted(plan.identities.items()):
+        if ident["identity"]["kind"] == "export":  # `all_exports` is no stage of dvc.yaml
+            continue
         head, _, rest = key.partition("/")
         if head in ("data", "inputs", "models", "tables", "figures", "report"):
             ids[head][rest] = ident["sha"]

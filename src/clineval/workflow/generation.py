@@ -24,10 +24,10 @@ from clineval.benchmarks import get_benchmark
 from clineval.inference.base import Backend, Generation
 from clineval.inference.registry import backend_of
 from clineval.io import DataError, read_identity, read_json, read_jsonl, write_json, write_jsonl
+from clineval.progress import progress_bar
 from clineval.provenance.hashing import sha256_obj
 from clineval.provenance.manifest import environment
 from clineval.provenance.record import make_record, prov_path, read_record
-from clineval.workflow.progress import progress_bar
 
 log = logging.getLogger("clineval")
 
@@ -76,8 +76,9 @@ class RequestCache:
     def __init__(self, path: Path, generation_sha: str, per_example: bool = False):
         self.path = path
         self.generation_sha = generation_sha
-        #: a baseline answers from the example (its gold labels), not from the prompt: two
-        #: examples with the same prompt must not share its answer
+        #: a baseline (from the example's gold labels) or recorded outputs (by example id)
+        #: answer the example, not the prompt: two examples with the same prompt must not
+        #: share an answer
         self.per_example = per_example
         self.done: dict[str, dict[str, Any]] = {}
         stem = path.name.split(".")[0]
@@ -148,6 +149,8 @@ def _cell_record(
         inputs["examples"] = job.examples
     if model_dir is not None and (model_dir / "config.json").is_file():
         inputs["model_config"] = model_dir / "config.json"
+    if backend_of(ident["model"]).recorded:  # the file of outputs read, by its hash
+        inputs["recorded"] = Path(ident["model"]["recorded"]["path"]).expanduser()
     upstream_path = prov_path(job.requests)
     upstream = read_record(upstream_path) if upstream_path.is_file() else {}
     model = ident["model"]
@@ -207,7 +210,7 @@ def _read_cells(jobs: Sequence[CellJob], shard: Shard) -> list[_Cell]:
         if len(models) > 1:
             raise ValueError(f"one generation job serves one model, got {sorted(models)}")
         reqs = shard.take(read_jsonl(job.requests, ("id", "messages", "request_sha")))
-        cache = RequestCache(job.cache, sha, per_example=backend_of(ident["model"]).baseline)
+        cache = RequestCache(job.cache, sha, per_example=backend_of(ident["model"]).per_example)
         todo = [r for r in reqs if cache.key(r) not in cache.done]
         cells.append(_Cell(job, sha, ident, reqs, cache, todo))
     return cells
@@ -235,27 +238,44 @@ def batches(lengths: Sequence[int], size: int, max_padding: float | None) -> lis
     return [*found, range(start, len(lengths))] if lengths else []
 
 
+def budget_of(cell: _Cell) -> int | None:
+    """The cell's ``max_tokens`` (its identity's model sampling; None where nothing is sampled:
+    a baseline, recorded outputs)."""
+    return (cell.ident["model"].get("sampling") or {}).get("max_tokens")
+
+
+def with_budget(backend: Backend, budget: int | None) -> Backend:
+    """``backend`` with the cell's budget; itself for a cell without one (nothing sampled)."""
+    return backend if budget is None else backend.with_max_tokens(budget)
+
+
 def _generate_pooled(cells: list[_Cell], backend: Backend, label: str) -> None:
-    """Every cell's uncached requests in batches across cells, longest first (so each batch
-    pads to a similar length, and a small cell does not run a nearly empty batch; a backend
-    that pads says how much it may: ``max_padding``); each answer goes to its cell's cache at
-    once, and each batch's time to its cells by share."""
-    measured = sorted(((_length(backend, r), c, r) for c in cells for r in c.todo),
-                      key=lambda lcr: -lcr[0])
-    pooled = [(c, r) for _, c, r in measured]
+    """Every cell's uncached requests in batches across cells of the same budget
+    (``max_tokens``), longest first (so each batch pads to a similar length, and a small cell
+    does not run a nearly empty batch; a backend that pads says how much it may:
+    ``max_padding``); each answer goes to its cell's cache at once, and each batch's time to
+    its cells by share."""
     model = cells[0].ident["model"]
-    size = backend_of(model).batch_size(model, len(pooled))
-    spans = batches([n for n, _, _ in measured], size, getattr(backend, "max_padding", None))
-    with progress_bar(len(pooled), label, unit="req") as bar:
-        for span in spans:
-            batch = pooled[span.start : span.stop]
-            started = time.perf_counter()
-            answers = backend.generate([request for _, request in batch])
-            share = (time.perf_counter() - started) / len(batch)
-            for (cell, request), generation in zip(batch, answers, strict=True):
-                cell.cache.add(request, generation)
-                cell.seconds += share
-            bar.update(len(batch))
+    budgets = sorted({budget_of(c) for c in cells}, key=lambda b: -1 if b is None else b)
+    with progress_bar(sum(len(c.todo) for c in cells), label, unit="requests") as bar:
+        for budget in budgets:
+            group = [c for c in cells if budget_of(c) == budget]
+            engine = with_budget(backend, budget)
+            measured = sorted(((_length(engine, r), c, r) for c in group for r in c.todo),
+                              key=lambda lcr: -lcr[0])
+            pooled = [(c, r) for _, c, r in measured]
+            size = backend_of(model).batch_size(model, len(pooled))
+            spans = batches([n for n, _, _ in measured], size,
+                            getattr(engine, "max_padding", None))
+            for span in spans:
+                batch = pooled[span.start : span.stop]
+                started = time.perf_counter()
+                answers = engine.generate([request for _, request in batch])
+                share = (time.perf_counter() - started) / len(batch)
+                for (cell, request), generation in zip(batch, answers, strict=True):
+                    cell.cache.add(request, generation)
+                    cell.seconds += share
+                bar.update(len(batch))
 
 
 def generate_cells(
@@ -263,8 +283,9 @@ def generate_cells(
 ) -> dict[str, Any]:
     """Generate every cell of ``jobs`` (one model) with one engine; returns the run summary.
 
-    A model's requests are batched across its cells (sampling is the model's, the same in
-    every cell); a baseline runs cell by cell (its answers come from each task's examples)."""
+    A model's requests are batched across its cells of the same budget (``max_tokens``: the
+    only sampling setting that differs between its cells, config/budget.py); a baseline runs
+    cell by cell (its answers come from each task's examples)."""
     engine = _Engine(model_dir)
     started = time.perf_counter()
     summary: dict[str, Any] = {"shard": f"{shard.index + 1}/{shard.count}", "cells": []}
@@ -274,7 +295,7 @@ def generate_cells(
         backend = engine.get(pending[0].ident, pending[0].job)
         pending[0].loads = engine.loads
         for cell in pending:
-            cell.settings = backend.effective_settings()
+            cell.settings = with_budget(backend, budget_of(cell)).effective_settings()
         _generate_pooled(pending, backend, f"{pending[0].ident['model_name']} "
                                            f"({len(pending)} cells)")
     else:

@@ -10,6 +10,7 @@ finished artifacts look stale. Steps read their settings from the identity file.
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 from collections.abc import Sequence
 from importlib.metadata import version
@@ -18,17 +19,22 @@ from typing import Any
 
 import yaml
 
-from clineval.benchmarks import get_benchmark
-from clineval.config import slices
+from clineval.benchmarks import get_benchmark, title
+from clineval.config import budget, slices
 from clineval.config.prompt_kind import prompt_kind
+from clineval.config.schema.grid import Eee
+from clineval.config.schema.tasks import RESTRICTED
 from clineval.config.validate import table_tasks, validate_model
 from clineval.errors import ConfigError
+from clineval.export import eee, eee_schema
 from clineval.inference import gguf_model
 from clineval.inference.registry import backend_of
 from clineval.metrics import copying
+from clineval.metrics.bootstrap import BootstrapSettings
 from clineval.provenance.filehash import FileHashCache
 from clineval.provenance.hashing import sha256_obj
 from clineval.provenance.location import portable
+from clineval.report.explorer_step import EXAMPLES_VERSION
 from clineval.tables import statistics
 from clineval.workflow.layout import Cell, Plan, file_hash_memo
 
@@ -43,7 +49,18 @@ REPORT_ONLY = ("caption",)
 #: Version of the figure drawing code (clineval.figures): bump when it draws differently.
 FIGURES_VERSION = "1"
 #: Bump when src/clineval/report/page.py lays the page out anew: the report is rendered again.
-REPORT_PAGE_VERSION = "2"
+REPORT_PAGE_VERSION = "3"  # 3: values link to their examples
+
+
+def _request_settings(task: dict[str, Any]) -> dict[str, Any]:
+    """The task's settings in its requests identity: all but :data:`NOT_IN_REQUESTS`, with
+    ``access`` as whether its official files may be shared: ``public``, else ``credentialed``
+    (the two values it had before the other tiers). The tier changes no request: declaring one
+    (MedDisK's ``unreleased``, a user's ``private``) moves no artifact."""
+    kept = {k: v for k, v in task.items() if k not in NOT_IN_REQUESTS}
+    if kept.get("access") in RESTRICTED:
+        kept["access"] = "credentialed"
+    return kept
 
 
 def _strip(model: dict[str, Any]) -> dict[str, Any]:
@@ -53,9 +70,9 @@ def _strip(model: dict[str, Any]) -> dict[str, Any]:
 def _model_limits(
     model: dict[str, Any], chat_template_sha: str | None, build_sha: str | None
 ) -> dict[str, Any] | None:
-    """What fitting a request into the model's context depends on (None: no context, baselines).
-
-    The tokenizer (build or chat template) is part of it: another tokenizer may cut elsewhere.
+    """What fitting a request into the model's context depends on (None: no context, baselines):
+    the context, the cell's budget (``model``'s ``sampling.max_tokens``, set per cell) and the
+    tokenizer (build or chat template): another tokenizer may cut elsewhere.
     """
     context = model.get("context")
     if not context:
@@ -112,6 +129,20 @@ def _weights(name: str, model: dict[str, Any], hashes: FileHashCache) -> dict[st
     return {str(p.relative_to(root)): hashes.sha256(p, f"models.{name} weights")
             for p in sorted(root.rglob("*"))
             if p.is_file() and p.suffix in WEIGHT_SUFFIXES and ".cache" not in p.parts}
+
+
+def _recorded(name: str, model: dict[str, Any], hashes: FileHashCache) -> dict[str, str] | None:
+    """A recorded model's file (``recorded.path``): its name and sha256, which a pin
+    (``recorded.sha256``) must match; None for other models."""
+    if not backend_of(model).recorded:
+        return None
+    spec = model["recorded"]
+    path = Path(spec["path"]).expanduser()
+    digest = hashes.sha256(path, f"models.{name}.recorded.path")
+    if spec.get("sha256") and spec["sha256"] != digest:
+        raise ConfigError(f"models.{name}.recorded.sha256: {path} has sha256 {digest}, but the "
+                          f"config pins {spec['sha256']} (the file changed)")
+    return {"file": path.name, "sha256": digest}
 
 
 def _chat_template_sha(model_dir: Path | None) -> str | None:
@@ -272,15 +303,15 @@ def compute_identities(plan: Plan) -> None:
     }
     weights = {name: _weights(name, cfg["models"][name], hashes)
                for name in {c.model for c in plan.cells}}
+    recorded = {name: _recorded(name, cfg["models"][name], hashes)
+                for name in {c.model for c in plan.cells}}
     prompt_kinds = {name: prompt_kind(name, cfg["models"][name])
                     for name in {c.model for c in plan.cells}}
     hashes.save()
     for cell in plan.cells:
-        task, mode, model = (
-            cfg["tasks"][cell.task],
-            cfg["modes"][cell.mode],
-            cfg["models"][cell.model],
-        )
+        task, mode = cfg["tasks"][cell.task], cfg["modes"][cell.mode]
+        model = budget.with_max_tokens(cfg["models"][cell.model], budget.max_tokens(
+            cell.model, cfg["models"][cell.model], cell.task, task, mode))
         bench = get_benchmark(task["benchmark"])
         requests = _with_sha(
             {
@@ -289,7 +320,7 @@ def compute_identities(plan: Plan) -> None:
                 "credentialed": plan.credentialed(cell.task),
                 "data": data_sha[cell.task],
                 "benchmark": task["benchmark"],
-                "task": {k: v for k, v in task.items() if k not in NOT_IN_REQUESTS},
+                "task": _request_settings(task),
                 "mode_name": cell.mode,
                 "mode": mode,
                 "templates": templates[cell.task],
@@ -314,6 +345,8 @@ def compute_identities(plan: Plan) -> None:
                 "chat_template_sha": chat_templates[cell.model],
                 # only for a local folder (`path`), so that other models keep their identities
                 **({"weights": weights[cell.model]} if weights[cell.model] is not None else {}),
+                # only for recorded outputs, likewise
+                **({"recorded": recorded[cell.model]} if recorded[cell.model] else {}),
                 "baseline_settings": (task.get("scoring") or {}).get("baselines")
                 if backend_of(model).baseline
                 else None,
@@ -360,6 +393,7 @@ def compute_identities(plan: Plan) -> None:
                     k: cfg["models"][m].get(k)
                     for k in ("id", "display_name", "size", "smoke", "backend")
                 } | _sliced_model(cfg, m, table_tasks(cfg["tables"][name]))
+                | ({"recorded": recorded[m]} if recorded.get(m) else {})
                 for m in sorted(used)
             },
             "modes": {m: cfg["modes"][m] for m in cfg["tables"][name]["modes"]},
@@ -384,6 +418,7 @@ def compute_identities(plan: Plan) -> None:
             "spec": cfg["figures"][name],
             "tables": {t: ids[f"tables/{t}"]["sha"] for t in shown},
             "models": {m: {k: cfg["models"][m].get(k) for k in ("display_name", "smoke")}
+                       | ({"recorded": recorded[m]} if recorded.get(m) else {})
                        for m in used},
             "tasks": {t: cfg["tasks"][t].get("display_name") for t in tasks},
             "modes": {m: cfg["modes"][m]["description"] for m in modes},
@@ -391,20 +426,32 @@ def compute_identities(plan: Plan) -> None:
         }
         ids[f"figures/{name}"] = _with_sha(content)
     if plan.tables:
+        ids["report/examples"] = _with_sha(_examples_identity(plan))
         ids["report/index"] = _with_sha(_report_identity(plan))
+    settings = export_settings(cfg)
+    for model, task in plan.export_groups():
+        ids[f"export-eee/{model}/{task}"] = _with_sha(_export_identity(plan, model, task,
+                                                                        settings))
 
 
 def _report_identity(plan: Plan) -> dict[str, Any]:
     """What ``results/report/index.html`` shows: the grid, each table's section, title, caption
-    and identity (leaderboard first), the figures' specs and the smoke models."""
+    and identity (leaderboard first), the figures' specs, the smoke models and the models of
+    recorded outputs."""
     cfg, ids = plan.cfg, plan.identities
+    pairs = plan.example_pairs()
     tables = [
         {"table": name, "section": plan.table_section(name),
          "title": cfg["tables"][name]["title"], "caption": cfg["tables"][name]["caption"],
-         "identity": ids[f"tables/{name}"]["sha"]}
+         "identity": ids[f"tables/{name}"]["sha"],
+         # the explorer's pages of the pairs it compares, only where it compares any
+         **({"pairs": shown} if (shown := [[a.path, b.path] for a, b in pairs
+                                           if a in plan.tables[name] and b in plan.tables[name]
+                                           and _compared(plan, name, a, b)]) else {})}
         for name in plan.report_tables()
     ]
     models = {m for cells in plan.tables.values() for m in (c.model for c in cells)}
+    recorded = sorted(m for m in models if backend_of(cfg["models"][m]).recorded)
     return {
         "kind": "report",
         "page_version": REPORT_PAGE_VERSION,
@@ -419,4 +466,109 @@ def _report_identity(plan: Plan) -> dict[str, Any]:
             for name in sorted(plan.figures)
         },
         "smoke_models": sorted(m for m in models if cfg["models"][m].get("smoke")),
+        "examples": {"prompts": ids["report/examples"]["identity"]["prompts"],
+                     "credentialed": ids["report/examples"]["identity"]["credentialed"]},
+        # only with recorded outputs, so that other reports keep their identities
+        **({"recorded_models": recorded} if recorded else {}),
+    }
+
+
+def _compared(plan: Plan, table: str, a: Cell, b: Cell) -> bool:
+    """Whether the table's comparisons name the models of cells ``a`` and ``b`` as a pair."""
+    spec = plan.identities[f"tables/{table}"]["identity"]["statistics"]["comparisons"] or {}
+    return [a.model, b.model] in spec.get("pairs", [])
+
+
+def example_prompts(cfg: dict[str, Any]) -> str:
+    """``report.examples.prompts`` (default ``auto``)."""
+    return str(((cfg.get("report") or {}).get("examples") or {}).get("prompts", "auto"))
+
+
+def _examples_identity(plan: Plan) -> dict[str, Any]:
+    """What the explorer's pages show (:mod:`clineval.report.explorer_step`) beyond their
+    cells' files (the job's inputs): each cell of the report's tables with its data's tier and
+    whether its page embeds the prompts; the models' display fields; the pairs the tables
+    compare. A cell's scores changing re-runs the job by its files, not by this identity."""
+    cfg = plan.cfg
+    prompts = example_prompts(cfg)
+    cells = plan.example_cells()
+    recorded = {m for m in {c.model for c in cells} if backend_of(cfg["models"][m]).recorded}
+    return {
+        "kind": "examples",
+        "page_version": EXAMPLES_VERSION,
+        "grid": cfg["grid"].get("name"),
+        "prompts": prompts,
+        "credentialed": any(plan.credentialed(c.task) for c in cells),
+        "cells": [{
+            "cell": c.path, "model": c.model, "task": c.task, "mode": c.mode,
+            "benchmark_title": title(plan.benchmark(c.task)),
+            "task_title": cfg["tasks"][c.task].get("display_name") or c.task,
+            "tier": plan.tier(c.task), "credentialed": plan.credentialed(c.task),
+            "prompts": prompts == "always" or (prompts == "auto"
+                                               and not plan.credentialed(c.task)),
+        } for c in cells],
+        "models": {m: {"display_name": cfg["models"][m].get("display_name") or m,
+                       "smoke": bool(cfg["models"][m].get("smoke")),
+                       "recorded": m in recorded}
+                   for m in dict.fromkeys(c.model for c in cells)},
+        "pairs": [[a.path, b.path] for a, b in plan.example_pairs()],
+    }
+
+
+def export_settings(cfg: dict[str, Any]) -> dict[str, Any]:
+    """``export.eee`` of the config, over the defaults of its schema (``Eee``)."""
+    given = (cfg.get("export") or {}).get("eee") or {}
+    return {f.name: given.get(f.name, f.default) for f in dataclasses.fields(Eee)}
+
+
+def _interval_settings(plan: Plan, cell: Cell) -> tuple[str | None, dict[str, Any]]:
+    """The first table that shows the cell and its bootstrap settings (the defaults where no
+    table does): an export's intervals are that table's."""
+    for name, cells in plan.tables.items():
+        if cell in cells:
+            return name, plan.identities[f"tables/{name}"]["identity"]["statistics"]["bootstrap"]
+    return None, BootstrapSettings().as_dict()
+
+
+def _export_identity(plan: Plan, model: str, task: str, settings: dict[str, Any]
+                     ) -> dict[str, Any]:
+    """What a model's Every Eval Ever export of a task holds (:mod:`clineval.export.eee`): the
+    model, the task, the export settings and, per mode, the cell's identities, its mode and the
+    bootstrap settings of its interval."""
+    cfg, ids = plan.cfg, plan.identities
+    spec, task_spec, backend = cfg["models"][model], cfg["tasks"][task], plan.backend(model)
+    cells = []
+    for cell in plan.export_cells(model, task):
+        table, bootstrap = _interval_settings(plan, cell)
+        cells.append({"mode": cell.mode, "cell": cell.path,
+                      **{kind: ids[f"{cell.path}/{kind}"]["sha"]
+                         for kind in ("requests", "generation", "scoring")},
+                      "mode_settings": cfg["modes"][cell.mode], "bootstrap": bootstrap,
+                      "interval_table": table, **_slice(cfg, cell)})
+    data = ids[f"data/{task}"]
+    return {
+        "kind": "export",
+        "format": "every_eval_ever",
+        "schema_version": eee_schema.VERSION,
+        "export_version": eee.EXPORT_VERSION,
+        "grid": cfg["grid"].get("name"),
+        "model_name": model,
+        "task_name": task,
+        "credentialed": plan.credentialed(task),
+        "settings": settings,
+        "model": {**{k: spec.get(k) for k in ("id", "revision", "backend", "display_name",
+                                              "size", "smoke")},
+                  "baseline": spec.get("baseline") if backend.baseline else None,
+                  "remote": backend.remote},
+        "sampling": spec.get("sampling"),
+        "benchmark_title": title(task_spec["benchmark"]),
+        "lower_is_better": list(getattr(get_benchmark(task_spec["benchmark"]),
+                                        "lower_is_better", ())),
+        "task": {k: task_spec.get(k) for k in ("benchmark", "display_name", "version", "data",
+                                                "scoring", "access")},
+        "data": {"identity": data["sha"],
+                 "source": "demo" if task_spec["data"].get("source") == "demo" else "official",
+                 "sources": {role: entry["sha256"]
+                             for role, entry in sorted(data["identity"]["sources"].items())}},
+        "cells": cells,
     }

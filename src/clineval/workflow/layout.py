@@ -12,6 +12,7 @@ from typing import Any, TypeVar
 from clineval.benchmarks import get_benchmark
 from clineval.benchmarks.base import DerivedInput, derived_scoring_inputs
 from clineval.config.presets import scoring_judges
+from clineval.config.schema.tasks import RESTRICTED, SYNTHETIC
 from clineval.config.validate import table_tasks
 from clineval.inference.registry import BackendSpec, backend_of
 from clineval.io import write_text
@@ -223,9 +224,10 @@ class Plan:
                 shard / "run-summary.json")
 
     def table_outputs(self, table: str) -> list[Path]:
-        """The table's files (and its statistics) beside its headline numbers."""
+        """The table's files (its statistics and the cells behind its values too) beside its
+        headline numbers."""
         return [self.results / "tables" / f"{table}.{ext}"
-                for ext in ("csv", "md", "tex", "stats.json", "stats.md")]
+                for ext in ("csv", "md", "tex", "stats.json", "stats.md", "cells.json")]
 
     def figure_outputs(self, figure: str) -> list[Path]:
         """The figure's PNG and SVG."""
@@ -235,6 +237,20 @@ class Plan:
         """The table files a figure reads: each table's CSV and statistics."""
         return [self.results / "tables" / f"{table}.{ext}"
                 for table in self.figures[figure] for ext in ("csv", "stats.json")]
+
+    def export_groups(self) -> list[tuple[str, str]]:
+        """The (model, task) pairs of the grid, in plan order: one export each."""
+        return list(dict.fromkeys((c.model, c.task) for c in self.cells))
+
+    def export_cells(self, model: str, task: str) -> list[Cell]:
+        """The model's cells of the task (one per mode), in plan order."""
+        return [c for c in self.cells_of(model) if c.task == task]
+
+    def export_outputs(self, model: str, task: str) -> list[Path]:
+        """The model's Every Eval Ever export of the task: the aggregate document and the
+        instance records (docs/export.md)."""
+        return [self.results / "export" / "eee" / model / f"{task}.{ext}"
+                for ext in ("json", "jsonl")]
 
     def metrics_file(self, table: str) -> Path:
         """The table's headline numbers per cell, for ``dvc metrics``."""
@@ -261,14 +277,51 @@ class Plan:
         return ({name: self.table_outputs(name)[1] for name in self.tables},
                 {name: self.figure_outputs(name)[0] for name in self.figures})
 
+    def report_links(self) -> dict[str, Path]:
+        """What the HTML report links each table's values with: its ``cells.json``."""
+        return {name: self.table_outputs(name)[5] for name in self.tables}
+
     def report_file(self) -> Path:
         """The self-contained HTML report of the grid's tables and figures."""
         return self.results / "report" / "index.html"
 
+    def example_cells(self) -> list[Cell]:
+        """The cells of the report's tables, in plan order: one explorer page each."""
+        shown = {c for cells in self.tables.values() for c in cells}
+        return [c for c in self.cells if c in shown]
+
+    def example_page(self, cell: Cell) -> Path:
+        """The explorer's page of a cell's examples (docs/report.md, Examples, one by one)."""
+        return self.results / "report" / "examples" / f"{cell.path}.html"
+
+    def example_pairs(self) -> list[tuple[Cell, Cell]]:
+        """The (a, b) cells of each model pair a table compares (``comparisons``) on a task
+        and mode both ran, once each: one explorer page each."""
+        found: list[tuple[Cell, Cell]] = []
+        for name, cells in self.tables.items():
+            spec = self.identities[f"tables/{name}"]["identity"]["statistics"]["comparisons"]
+            shown = set(cells)
+            for a, b in (spec or {}).get("pairs", []):
+                for task, mode in dict.fromkeys((c.task, c.mode) for c in cells):
+                    pair = (Cell(a, task, mode), Cell(b, task, mode))
+                    if pair[0] in shown and pair[1] in shown and pair not in found:
+                        found.append(pair)
+        return found
+
+    def pair_page(self, a: Cell, b: Cell) -> Path:
+        """The explorer's page of the examples where two models' outcomes differ."""
+        return self.results / "report" / "pairs" / a.model / b.model / b.task / f"{b.mode}.html"
+
+    def example_outputs(self) -> list[Path]:
+        """Every page the explorer's job writes: each cell's, each pair's and their index."""
+        return [*(self.example_page(c) for c in self.example_cells()),
+                *(self.pair_page(a, b) for a, b in self.example_pairs()),
+                self.results / "report" / "examples" / "index.html"]
+
     def record_file(self, kind: str, key: str) -> Path:
         """The provenance record of an artifact (``kind``: data, model, requests, generation,
-        scores, table, figure, report; ``key``: a task, model, cell path, table or figure name;
-        the report's is ignored)."""
+        scores, table, figure, report, export; ``key``: a task, model, cell path, table or
+        figure name, ``<model>/<task>`` of an export; the report's is ignored)."""
         return self._memo(("record", kind, key), lambda: self._record_file(kind, key))
 
     def _record_file(self, kind: str, key: str) -> Path:
@@ -288,6 +341,10 @@ class Plan:
                 return prov_path(self.results / "tables" / f"{key}.csv")
             case "report":
                 return self.results / "report" / "provenance.json"
+            case "examples":
+                return self.results / "report" / "examples" / "provenance.json"
+            case "export":
+                return prov_path(self.results / "export" / "eee" / f"{key}.json")
             case "figure":
                 return prov_path(self.results / "figures" / f"{key}.png")
         raise ValueError(f"no provenance record for kind {kind!r}")
@@ -299,10 +356,19 @@ class Plan:
         return self._memo(("manifest", step, key),
                           lambda: self.results / "jobs" / step / f"{key}.json")
 
-    def credentialed(self, task: str) -> bool:
-        """Artifacts of the task derive from credentialed data (not the synthetic demo)."""
+    def tier(self, task: str) -> str:
+        """The data-access tier of the files the task reads: ``synthetic`` for the demo's,
+        else the tier its ``access`` declares for its official files (null: ``public``)."""
         spec = self.cfg["tasks"][task]
-        return spec.get("access") == "credentialed" and spec["data"].get("source") != "demo"
+        if spec["data"].get("source") == "demo":
+            return SYNTHETIC
+        return str(spec.get("access") or "public")
+
+    def credentialed(self, task: str) -> bool:
+        """Artifacts of the task derive from files that may not be shared: credentialed,
+        unreleased or private ones, not the synthetic demo (the ``credentialed`` flag of its
+        identities and records; DVC keeps them off remotes unless ``dvc.push_credentialed``)."""
+        return self.tier(task) in RESTRICTED
 
     # -- identities ----------------------------------------------------------------------------
     def write_identities(self) -> int:

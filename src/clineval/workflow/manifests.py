@@ -26,9 +26,11 @@ if TYPE_CHECKING:
     from clineval.workflow.layout import Cell, Plan
 
 #: A table's files by format, in the order of :meth:`Plan.table_outputs`.
-TABLE_FILES = ("csv", "md", "tex", "stats", "stats_md")
+TABLE_FILES = ("csv", "md", "tex", "stats", "stats_md", "cells")
 #: A figure's files by format, in the order of :meth:`Plan.figure_outputs`.
 FIGURE_FILES = ("png", "svg")
+#: An export's files, in the order of :meth:`Plan.export_outputs`.
+EXPORT_FILES = ("json", "jsonl")
 
 #: Per step, its manifest's fields: ``path`` (a file or folder), ``path?`` (a path or null),
 #: ``text``, ``flag`` (true or false), ``named`` (name -> path), ``[kind]`` (a list), or an
@@ -54,8 +56,16 @@ FIELDS: dict[str, dict[str, Any]] = {
               "outputs": dict.fromkeys((*TABLE_FILES, "metrics"), "path"), "record": "path"},
     "figure": {"identity": "path", "tables": ["path"],
                "outputs": dict.fromkeys(FIGURE_FILES, "path"), "record": "path"},
-    "report": {"identity": "path", "tables": "named", "figures": "named", "out": "path",
-               "record": "path"},
+    "report": {"identity": "path", "tables": "named", "figures": "named", "cells": "named",
+               "out": "path", "record": "path"},
+    "examples": {"identity": "path", "cells": [{
+        "cell": "text", "identity": "path", "examples": "path", "requests": "path",
+        "generations": "path", "rows": "path", "out": "path"}],
+        "pairs": [{"a": "text", "b": "text", "out": "path"}], "index": "path",
+        "record": "path"},
+    "export-eee": {"identity": "path", "cells": [{
+        "summary": "path", "rows": "path", "requests": "path", "generations": "path",
+        "meta": "path"}], "outputs": dict.fromkeys(EXPORT_FILES, "path"), "record": "path"},
 }
 
 
@@ -218,12 +228,48 @@ def figure(plan: Plan, name: str) -> dict[str, Any]:
 
 
 def report(plan: Plan) -> dict[str, Any]:
-    """The report's job: each table's Markdown and each figure's PNG -> the HTML page."""
+    """The report's job: each table's Markdown and cells behind its values and each figure's
+    PNG -> the HTML page."""
     tables, figures = plan.report_sources()
     return {"step": "report", "identity": str(plan.identity_file("report", "index")),
             "tables": {name: str(path) for name, path in tables.items()},
             "figures": {name: str(path) for name, path in figures.items()},
+            "cells": {name: str(path) for name, path in plan.report_links().items()},
             "out": str(plan.report_file()), "record": str(plan.record_file("report", "index"))}
+
+
+def examples(plan: Plan) -> dict[str, Any]:
+    """The explorer's job: every cell's examples, requests, generations and score rows -> a
+    page per cell, per compared pair and their index."""
+    return {"step": "examples", "identity": str(plan.identity_file("report", "examples")),
+            "cells": [{"cell": c.path,
+                       "identity": str(plan.identity_file(c.model, c.task, c.mode, "scoring")),
+                       "examples": str(plan.derived(c.task)["examples"]),
+                       "requests": str(plan.artifact("requests", c)),
+                       "generations": str(plan.artifact("generations", c)),
+                       "rows": str(plan.artifact("scores", c)),
+                       "out": str(plan.example_page(c))} for c in plan.example_cells()],
+            "pairs": [{"a": a.path, "b": b.path, "out": str(plan.pair_page(a, b))}
+                      for a, b in plan.example_pairs()],
+            "index": str(plan.example_outputs()[-1]),
+            "record": str(plan.record_file("examples", "index"))}
+
+
+def export_eee(plan: Plan, model: str, task: str) -> dict[str, Any]:
+    """A model's Every Eval Ever export of a task: its cells' files -> the aggregate document
+    and the instance records."""
+    outputs = zip(EXPORT_FILES, plan.export_outputs(model, task), strict=True)
+    return {"step": "export-eee", "model": model, "task": task,
+            "identity": str(plan.identity_file("export-eee", model, task)),
+            "cells": [{"cell": c.path,
+                       "summary": str(plan.artifact("scores", c, ".json")),
+                       "rows": str(plan.artifact("scores", c)),
+                       "requests": str(plan.artifact("requests", c)),
+                       "generations": str(plan.artifact("generations", c)),
+                       "meta": str(plan.artifact("generations", c, ".meta.json"))}
+                      for c in plan.export_cells(model, task)],
+            "outputs": {fmt: str(path) for fmt, path in outputs},
+            "record": str(plan.record_file("export", f"{model}/{task}"))}
 
 
 def manifests(plan: Plan, cache: Path) -> Iterator[tuple[Path, dict[str, Any]]]:
@@ -254,6 +300,10 @@ def manifests(plan: Plan, cache: Path) -> Iterator[tuple[Path, dict[str, Any]]]:
         yield plan.manifest_file("figure", name), figure(plan, name)
     if "report/index" in plan.identities:
         yield plan.manifest_file("report", "index"), report(plan)
+    if "report/examples" in plan.identities:
+        yield plan.manifest_file("examples", "index"), examples(plan)
+    for model, task in plan.export_groups():
+        yield plan.manifest_file("export-eee", model, task), export_eee(plan, model, task)
 
 
 def manifest_text(manifest: dict[str, Any]) -> str:

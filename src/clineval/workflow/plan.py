@@ -13,6 +13,7 @@ from clineval.benchmarks import get_benchmark
 from clineval.config.compose import ConfigError, compose_config, parse_overrides
 from clineval.config.validate import table_tasks, validate
 from clineval.inference.registry import backend_of
+from clineval.workflow.access import check_access
 from clineval.workflow.identities import compute_identities
 from clineval.workflow.layout import Cell, Plan, file_hash_memo
 from clineval.workflow.roots import grid_roots
@@ -37,6 +38,19 @@ def _check_baselines(cfg: dict[str, Any]) -> None:
                 f"models.{name}.baseline={model['baseline']!r} is offered by no benchmark of this "
                 f"grid ({', '.join(benchmarks)}); baselines: {', '.join(known)}"
             )
+
+
+def _check_recorded_modes(cfg: dict[str, Any], cells: Sequence[Cell]) -> None:
+    """A recorded model whose file answers one mode's prompts (``recorded.mode``) runs in no
+    other mode: the same outputs would be scored as another mode's."""
+    for model in sorted({c.model for c in cells}):
+        mode = (cfg["models"][model].get("recorded") or {}).get("mode")
+        other = sorted({c.mode for c in cells if c.model == model} - {mode}) if mode else []
+        if other:
+            raise ConfigError(
+                f"models.{model}.recorded.mode={mode!r}: its outputs answer the {mode} prompts, "
+                f"but the grid also runs it in {', '.join(other)}; select that mode "
+                f"(grid.select.modes=[{mode}]) or narrow the tasks' modes")
 
 
 def expand_cells(cfg: dict[str, Any], skipped: Sequence[str] = ()) -> list[Cell]:
@@ -85,7 +99,8 @@ def build_plan(
     results: Path = Path("results"),
     data_root: Path = Path("data"),
 ) -> Plan:
-    """Compose, validate and expand the grid; compute (not yet write) all identities.
+    """Compose, validate and expand the grid; check which data its cells would send to remote
+    models (:mod:`clineval.workflow.access`); compute (not yet write) all identities.
 
     ``results`` and ``data_root`` are the roots: the plan's own folders are the grid's below
     them (:mod:`clineval.workflow.roots`).
@@ -123,8 +138,10 @@ def build_plan(
     if keep_tables is not None:  # the selected tables' cells only
         shown_cells = {c for table in tables.values() for c in table}
         cells = [c for c in cells if c in shown_cells]
+    _check_recorded_modes(cfg, cells)
     plan = Plan(conf_dir, results, data_root, cfg, cells, tables, skipped=skipped,
                 file_hashes=hashes, figures=_figures(cfg, tables))
+    check_access(plan)  # the cells it builds, on the files they read
     compute_identities(plan)
     return plan
 

@@ -8,8 +8,8 @@ watched files are unchanged, and makes (and stores) a new one otherwise.
 - The **key** hashes what the plan is computed from: the content of every file under ``conf/``,
   the overrides, the conf, results and data roots, the working directory, the interpreter,
   clineval's own files, the installed packages (the time stamps of site-packages) and the
-  environment variables the config reads (``oc.env``), plus ``CLINEVAL_*``, ``HOME`` and
-  ``SCISPACY_CACHE``.
+  environment variables the config reads (``oc.env``), plus ``CLINEVAL_*`` (less
+  :data:`NOT_SETTINGS`), ``HOME`` and ``SCISPACY_CACHE``.
 - The **watched files** are what the plan read outside ``conf/``: the source and scoring files it
   hashed, every path a task's ``data`` settings name, the missing file of each skipped task,
   local models' and judges' chat templates, the task templates. Each is compared by size and
@@ -36,11 +36,13 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 import clineval
+from clineval import progress
 from clineval.benchmarks import get_benchmark
 from clineval.benchmarks.base.sources import MissingSource
 from clineval.config.compose import parse_overrides
 from clineval.config.presets import scoring_judges
 from clineval.io import write_text
+from clineval.workflow import checkout
 from clineval.workflow.layout import Cell, Plan, file_hash_memo
 from clineval.workflow.plan import build_plan
 from clineval.workflow.settle import Job, jobs
@@ -52,6 +54,10 @@ FORMAT = 2
 KEEP = 8
 OC_ENV = re.compile(r"oc\.env:([A-Za-z_][A-Za-z0-9_]*)")
 ENV_ALWAYS = ("HOME", "SCISPACY_CACHE")
+#: ``CLINEVAL_*`` variables that change no plan: the code the Snakefile names for its jobs (a
+#: cluster job's Snakemake inherits it, and must find the plan its submitter cached) and the
+#: seconds between progress lines.
+NOT_SETTINGS = frozenset({checkout.VARIABLE, progress.VARIABLE})
 PACKAGE = Path(clineval.__file__).resolve().parent
 #: Files of a local model directory that the plan reads (chat template, prompt kind).
 MODEL_FILES = ("tokenizer_config.json", "chat_template.jinja")
@@ -91,7 +97,8 @@ def plan_key(conf_dir: Path, overrides: Sequence[str], results: Path, data_root:
 
     add(FORMAT, sys.version, sys.executable, os.getcwd(), conf_dir.resolve(), results, data_root,
         json.dumps(list(overrides)))
-    names = {name for name in os.environ if name.startswith("CLINEVAL_")} | set(ENV_ALWAYS)
+    names = ({name for name in os.environ if name.startswith("CLINEVAL_")} - NOT_SETTINGS
+             | set(ENV_ALWAYS))
     for root in (conf_dir, PACKAGE):
         for path in _files(root):
             data = path.read_bytes()

@@ -19,9 +19,9 @@ from clineval.benchmarks.base import Benchmark
 from clineval.config import slices
 from clineval.inference.context import TruncationPolicy, fit_to_context
 from clineval.io import Record, read_identity, read_jsonl, write_jsonl
+from clineval.progress import progress
 from clineval.provenance.hashing import sha256_obj
 from clineval.provenance.record import FileHashes, make_record, write_record
-from clineval.workflow.progress import progress
 
 log = logging.getLogger("clineval")
 
@@ -82,7 +82,7 @@ def requests(jobs: list[RequestsJob], model_dir: Path | None = None) -> None:
     """
     hashes = FileHashes()
     counters: dict[str, Callable[..., int]] = {}
-    for job in progress(jobs, "requests", unit="cell"):
+    for job in progress(jobs, "requests", unit="cells"):
         sha, ident = read_identity(job.identity)
         bench = get_benchmark(ident["benchmark"])
         exs, exms = read_jsonl(job.examples, ("id",)), read_jsonl(job.exemplars, ("id",))

@@ -98,15 +98,20 @@ def conda_env(model: Mapping[str, Any]) -> str:
 
 def _check_gpus(name: str, spec: Mapping[str, Any], res: ModelResources) -> None:
     """A backend whose engine fixes its GPU count (vLLM: one per tensor-parallel shard) needs
-    a job that holds exactly that many."""
+    a job that holds exactly that many; its engine on the CPU (``engine.device: cpu``, vLLM's
+    CPU build) holds none."""
     rule = backend_of(spec).gpus_per_job
     if rule is None:
         return
     key, why = rule
-    wanted = (spec.get("engine") or {}).get(key) or 1
+    engine = spec.get("engine") or {}
+    if engine.get("device") == "cpu":
+        key, value, wanted, why = "device", "cpu", 0, "no GPU: it runs on the CPU"
+    else:
+        value = wanted = engine.get(key) or 1
     if res.gpus != wanted:
         raise ConfigError(
-            f"models.{name}.resources.gpus={res.gpus} but engine.{key}={wanted}: "
+            f"models.{name}.resources.gpus={res.gpus} but engine.{key}={value}: "
             f"a {spec['backend']} model needs {why}"
         )
 

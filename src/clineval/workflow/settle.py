@@ -91,9 +91,20 @@ def jobs(plan: Plan) -> Iterator[Job]:
         tables, figures = plan.report_sources()
         yield Job("report", [plan.identity_file("report", "index"),
                              plan.manifest_file("report", "index"), *tables.values(),
-                             *figures.values()],
+                             *figures.values(), *plan.report_links().values()],
                   [plan.report_file(), record],
                   [(record, plan.identities["report/index"]["sha"])])
+    if "report/examples" in plan.identities:
+        record = plan.record_file("examples", "index")
+        cells = plan.example_cells()
+        yield Job("examples", [
+            plan.identity_file("report", "examples"), plan.manifest_file("examples", "index"),
+            *(plan.identity_file(c.model, c.task, c.mode, "scoring") for c in cells),
+            *(plan.artifact(kind, c) for c in cells
+              for kind in ("requests", "generations", "scores")),
+            *dict.fromkeys(plan.derived(c.task)["examples"] for c in cells)],
+            [*plan.example_outputs(), record],
+            [(record, plan.identities["report/examples"]["sha"])])
 
 
 def _derived_inputs_job(plan: Plan, bench: str) -> Iterator[Job]:

@@ -22,7 +22,7 @@ from clineval.io import Record
 from clineval.metrics.bootstrap import BootstrapSettings, Statistic, percentile_interval, resamples
 from clineval.metrics.paired import mcnemar_exact, paired_bootstrap, shared_ids
 from clineval.metrics.significance import adjust
-from clineval.workflow.progress import progress
+from clineval.progress import progress
 
 
 def statistic(benchmark: str, task: Record, rows: Sequence[Record]) -> Statistic:
@@ -39,7 +39,7 @@ def cell_replicates(cells: Sequence[Record], tasks: Mapping[str, Record],
                     boot: BootstrapSettings) -> dict[str, dict[str, list[float | None]]]:
     """Per cell (``model/task/mode``): each headline metric's bootstrap replicates."""
     out = {}
-    for cell in progress(cells, "bootstrap", unit="cell"):
+    for cell in progress(cells, "bootstrap", unit="cells"):
         rows = scored_rows(cell["rows"])
         task = tasks[cell["task"]]
         out[cell["cell"]] = get_benchmark(task["benchmark"]).headline_replicates(
@@ -105,7 +105,7 @@ def comparisons(cells: Sequence[Record], tasks: Mapping[str, Record],
     by_key = {(c["model"], c["task"], c["mode"]): c for c in cells}
     keys = sorted({(c["task"], c["mode"]) for c in cells})
     found: list[Record] = []
-    for model_a, model_b in progress(spec["pairs"], "comparisons", unit="pair"):
+    for model_a, model_b in progress(spec["pairs"], "comparisons", unit="pairs"):
         for task, mode in keys:
             a, b = by_key.get((model_a, task, mode)), by_key.get((model_b, task, mode))
             if a is not None and b is not None:

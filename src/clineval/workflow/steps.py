@@ -22,13 +22,19 @@ from clineval.io import (
     write_jsonl,
     write_text,
 )
+from clineval.progress import progress
 from clineval.provenance.location import located
 from clineval.provenance.manifest import environment
 from clineval.provenance.record import FileHashes, make_record, prov_path, write_record
-from clineval.tables.format import SLICE_MARK, reading_note, slice_note
+from clineval.tables.format import (
+    RECORDED_MARK,
+    SLICE_MARK,
+    reading_note,
+    recorded_note,
+    slice_note,
+)
 from clineval.tables.leaderboard import LAYOUT as LEADERBOARD
 from clineval.tables.leaderboard import build_leaderboard
-from clineval.workflow.progress import progress
 
 log = logging.getLogger("clineval")
 
@@ -104,7 +110,7 @@ def derive_scoring_inputs(jobs: list[tuple[Path, Path, Path]]) -> None:
     embeddings), one ``(identity, out, record)`` each, before any of its scoring jobs; the
     named inputs are checked against the hashes the plan saw."""
     hashes = FileHashes()
-    for identity, out, record_out in progress(jobs, "scoring inputs", unit="file"):
+    for identity, out, record_out in progress(jobs, "scoring inputs", unit="files"):
         sha, ident = read_identity(identity)
         inputs = checked_inputs(ident, hashes)
         kept = get_benchmark(ident["benchmark"]).derive_scoring_input(
@@ -223,7 +229,7 @@ def score(jobs: list[ScoreJob]) -> None:
     """
     env = environment()
     hashes = FileHashes()
-    for job in progress(jobs, "scoring", unit="cell"):
+    for job in progress(jobs, "scoring", unit="cells"):
         sha, ident = read_identity(job.identity)
         exs = read_jsonl(job.examples, ("id",))
         gens = with_prompts(read_jsonl(job.generations, ("id", "output")),
@@ -248,19 +254,22 @@ def rows_path(summary: Path) -> Path:
     return summary.with_suffix(".jsonl")
 
 
-def literal_differences(bench: Any, cells: list[dict[str, Any]]
+def literal_differences(bench: Any, cells: list[dict[str, Any]], tasks: dict[str, Any]
                         ) -> list[tuple[str, str, float, float]]:
     """Where a cell's headline under the paper's literal reading (its summary's ``literal``)
-    differs from the one shown: (model and mode, metric, shown value, literal value)."""
+    differs from the one shown: (model, task where the table shows several, and mode; metric,
+    shown value, literal value)."""
+    several = len({cell["task"] for cell in cells}) > 1
     found = []
     for cell in cells:
+        task = f" {tasks[cell['task']]['display_name']}" if several else ""
         literal = cell["summary"].get("literal")
         if literal is None:
             continue
         shown, other = bench.headline(cell["summary"]), bench.headline(literal)
         for metric, value in sorted(shown.items()):
             if value is not None and other.get(metric) is not None and other[metric] != value:
-                found.append((f"{cell['display_name']} {cell['mode']}", metric, float(value),
+                found.append((f"{cell['display_name']}{task} {cell['mode']}", metric, float(value),
                               float(other[metric])))
     return found
 
@@ -270,11 +279,12 @@ def table_texts(
     summaries: list[dict[str, Any]],
     rows: dict[str, list[dict[str, Any]]],
 ) -> dict[str, str]:
-    """A table's CSV, Markdown and LaTeX text, its statistics (JSON and Markdown) and its
+    """A table's CSV, Markdown and LaTeX text, its statistics (JSON and Markdown), the cells
+    behind each of its values (JSON, :func:`clineval.tables.render.to_sources`) and its
     headline numbers (JSON) from the score summaries and per-example ``rows`` (by cell) of its
     cells; the layout sees the rows when the spec sets ``rows: true``."""
     from clineval.tables import statistics
-    from clineval.tables.render import to_csv, to_latex, to_markdown
+    from clineval.tables.render import to_csv, to_latex, to_markdown, to_sources
     from clineval.workflow.statistics import table_statistics
 
     by_cell = {summary["cell"]: summary for summary in summaries}
@@ -290,7 +300,8 @@ def table_texts(
             {
                 **scored,
                 "display_name": shown["display_name"] + (SLICE_MARK if shown.get("sliced")
-                                                         else ""),
+                                                         else "")
+                + (RECORDED_MARK if shown.get("recorded") else ""),
                 "size": shown["size"],
                 "smoke": bool(shown["smoke"]),
             }
@@ -314,15 +325,20 @@ def table_texts(
     sliced = [m["display_name"] for _, m in sorted(ident["models"].items()) if m.get("sliced")]
     if sliced:
         built.notes.append(slice_note(sliced))
+    recorded = [(m["display_name"], m["recorded"]["file"], m["recorded"]["sha256"])
+                for _, m in sorted(ident["models"].items()) if m.get("recorded")]
+    if recorded:
+        built.notes.append(recorded_note(recorded))
     for bench_name in sorted(set(benchmarks.values())):
         shown = [c for c in cells if benchmarks[c["task"]] == bench_name]
         note = reading_note(get_benchmark(bench_name).literal_reading,
-                            literal_differences(get_benchmark(bench_name), shown))
+                            literal_differences(get_benchmark(bench_name), shown, tasks))
         if note:
             built.notes.append(note)
     return {"csv": to_csv(built), "md": to_markdown(built), "tex": to_latex(built),
             "stats": json_text(stats),
             "stats_md": statistics.markdown(spec["title"], stats, resolved["uncertainty"]),
+            "cells": to_sources(built),
             "metrics": json.dumps(metrics, indent=2, sort_keys=True) + "\n"}
 
 

@@ -12,7 +12,7 @@ import argparse
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 import numpy as np
 
@@ -20,6 +20,9 @@ from clineval.io import Record
 from clineval.metrics import aggregate
 from clineval.metrics.bootstrap import Replicates, replicates_of
 from clineval.provenance.hashing import sha256_obj
+
+if TYPE_CHECKING:
+    from clineval.benchmarks.base.reading import Reading
 
 
 def request_record(
@@ -183,6 +186,11 @@ class Benchmark(Protocol):
         """Whether the model's output gave an answer the scorer could read (parsed, or
         qualified); None where every output counts as its answer (a summary)."""
 
+    def reading(self, row: Record, example: Record) -> Reading:
+        """How the scorer read one output, for people (the report's per-example explorer,
+        :mod:`clineval.benchmarks.base.reading`): the example's gold, and per reading the row
+        keeps its verdict, score, what was read and the rule that decided."""
+
     def headline(self, summary: Record) -> dict[str, float | None]:
         """A cell's headline numbers (DVC metrics), named ``<metric>`` or ``<part>.<metric>``."""
 
@@ -219,10 +227,10 @@ class Benchmark(Protocol):
         """Build a table (``clineval.tables.render.Table``) from scored cells of ``tasks``.
 
         Each cell carries its ``model``, ``task``, ``mode``, ``summary``, ``display_name``,
-        ``size`` and ``smoke``, and its per-example score ``rows`` when the spec sets
-        ``rows: true`` (paired statistics); ``tasks`` maps the table's task names to their
-        settings.
-        """
+        ``size`` and ``smoke``, its path ``cell`` (``model/task/mode``), and its per-example
+        score ``rows`` when the spec sets ``rows: true`` (paired statistics); ``tasks`` maps
+        the table's task names to their settings. A block's ``sources`` name the cells behind
+        each value (``clineval.tables.render.source``): the report links values to them."""
 
     def add_score_arguments(self, parser: argparse.ArgumentParser) -> None:
         """The options of ``clineval score <name>`` (score outputs produced anywhere)."""

@@ -71,8 +71,9 @@ def judge(task: Record, spec: Record) -> Judge:
                           f", not {spec!r}")
     model = {k: v for k, v in spec.items() if k != "preset"}
     backend = backend_of(model)
-    if backend.baseline:
-        raise ConfigError(f"the judge {name!r} is a baseline: a judge must be a model")
+    if backend.baseline or backend.recorded:
+        raise ConfigError(f"the judge {name!r} is a {model['backend']} model: a judge must be a "
+                          "model that generates")
     given = (task.get("judges") or {}).get(name) or {}
     if not backend.local_weights:
         folder = None

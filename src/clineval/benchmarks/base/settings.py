@@ -10,7 +10,10 @@ choices stop the run with the key, where it came from and what is valid.
 Field types are those of OmegaConf's structured configs: ``int``, ``float``, ``bool``, ``str``,
 ``Optional``, ``list``, ``dict``, a nested dataclass, ``Any`` (not checked). A field without a
 default (:data:`MISSING`) is required. :func:`setting` adds choices and ranges; choices are
-the names the code implements (a registry or a mapping), never a copied list.
+the names the code implements (a registry or a mapping), never a copied list; ``used_when``
+says when a setting is read at all (an official file's path: only with ``source: official``),
+and where it is not, the composed config holds null instead (:mod:`clineval.config.unused`), so
+that no identity depends on it.
 """
 
 from __future__ import annotations
@@ -21,30 +24,39 @@ from typing import Any
 
 from omegaconf import MISSING
 
-__all__ = ["MISSING", "Exemplars", "TaskSchema", "setting"]
+__all__ = ["MISSING", "OFFICIAL", "Exemplars", "TaskSchema", "setting"]
 
 #: Choices as given: the names themselves, or a function returning them (read when checked).
 Choices = Collection[Any] | Callable[[], Collection[Any]]
 #: A task's schema: one dataclass, or a function of the task's settings that picks one (the
 #: keys of ``data`` that depend on ``data.dataset``, say).
 TaskSchema = type | Callable[[Mapping[str, Any]], type]
+#: ``used_when`` of a setting that names a user's official file: read only when the section's
+#: ``source`` is ``official`` (the demo writes and reads its own files).
+OFFICIAL = ("source", "official")
 
 
 def setting(default: Any = MISSING, *, factory: Callable[[], Any] | None = None,
             choices: Choices | None = None, noun: str | None = None,
             normalize: Callable[[Any], Any] | None = None,
             ge: float | None = None, gt: float | None = None,
-            le: float | None = None, lt: float | None = None) -> Any:
+            le: float | None = None, lt: float | None = None,
+            used_when: tuple[str, Any] | None = None) -> Any:
     """A dataclass field with the checks its value must pass beyond its type.
 
     ``choices``: the valid values (of each item, for a list or a mapping's values); ``noun``:
     what they are, for messages (``extraction settings``); ``normalize``: how the code reads a
     value before comparing it with the choices (``"v1.2"`` as ``"1.2"``; a ValueError: not
-    valid); ``ge``/``gt``/``le``/``lt``: bounds of a number (of each item, for a list).
+    valid); ``ge``/``gt``/``le``/``lt``: bounds of a number (of each item, for a list);
+    ``used_when``: ``(key, value)``, the setting is read only when the section's ``key`` has
+    that value (:data:`OFFICIAL`), else the plan sees null (its default must be null).
     """
+    if used_when is not None and default is not None:
+        raise ValueError(f"a setting used only when {used_when} must default to null")
     metadata = {key: value for key, value in (("choices", choices), ("noun", noun),
                                               ("normalize", normalize), ("ge", ge),
-                                              ("gt", gt), ("le", le), ("lt", lt))
+                                              ("gt", gt), ("le", le), ("lt", lt),
+                                              ("used_when", used_when))
                 if value is not None}
     if factory is not None:
         return field(default_factory=factory, metadata=metadata)

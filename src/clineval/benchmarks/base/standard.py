@@ -33,10 +33,12 @@ from clineval.benchmarks.base import DeclaredAggregates, literal_rows, request_r
 from clineval.benchmarks.base import external as external_scoring
 from clineval.benchmarks.base.exemplars import exemplar_count, hold_out, shown_exemplars
 from clineval.benchmarks.base.prompts import fill
+from clineval.benchmarks.base.reading import Reading, standard
 from clineval.benchmarks.base.sources import demo_or_official, require
 from clineval.errors import ConfigError
 from clineval.io import Record
 from clineval.metrics import aggregate, copying
+from clineval.progress import progress
 from clineval.tables import by_mode
 from clineval.tables.render import Table
 
@@ -78,6 +80,9 @@ class StandardBenchmark(DeclaredAggregates):
     #: prompt text); None where the two readings never differ. Rows where they differ carry
     #: ``literal``: the row's fields under that reading (:func:`literal_rows`).
     literal_reading: str | None = None
+    #: The headline metrics where lower is better (shell-style patterns over their names; an
+    #: export says so, docs/export.md); every other one is better higher.
+    lower_is_better: tuple[str, ...] = ()
 
     @property
     def title(self) -> str:
@@ -207,11 +212,17 @@ class StandardBenchmark(DeclaredAggregates):
         missing = [e["id"] for e in examples if e["id"] not in outputs]
         if missing:
             raise ValueError(f"{self.title}: no output for example(s) {missing[:5]}")
-        rows = [self.score_row(task, e, outputs[e["id"]]) for e in examples]
+        rows = [self.score_row(task, e, outputs[e["id"]])
+                for e in progress(examples, f"{self.title} scoring", unit="examples")]
         return rows, self.summarize_rows(task, rows)
 
     def answered(self, row: Record) -> bool | None:
         return row.get("answered")
+
+    def reading(self, row: Record, example: Record) -> Reading:
+        """The default reading (:func:`clineval.benchmarks.base.reading.standard`): right or
+        wrong by the row's ``correct``, unanswered where :meth:`answered` says so."""
+        return standard(row, example, self.answered(row))
 
     def summarize_rows(self, task: Record, rows: list[Record]) -> Record:
         """``n`` and each headline value (``metrics``), from the declared aggregates; where

@@ -15,8 +15,10 @@ from typing import Any
 
 from clineval.benchmarks.base import DerivedInput
 from clineval.benchmarks.base.exemplars import exemplar_count
+from clineval.benchmarks.base.reading import Reading
 from clineval.benchmarks.base.sources import demo_or_official, require
 from clineval.benchmarks.base.standard import StandardBenchmark
+from clineval.benchmarks.clibench.reading import reading as row_reading
 from clineval.errors import ConfigError
 from clineval.io import Record
 from clineval.metrics import aggregate
@@ -90,8 +92,13 @@ class CliBenchBenchmark(StandardBenchmark):
     name = "clibench"
     data_version = "1"
     # 2: embeddings per text in float64 on one thread; 3: explicit codes checked against the
-    # ontology in either case, shared titles, coarse codes, "Final answer:" only where asked
-    scoring_version = "3"
+    # ontology in either case, shared titles, coarse codes, "Final answer:" only where asked;
+    # 4: items that copy the prompt are no decisions, a similarity floor, the literal reading
+    scoring_version = "4"
+    #: What the paper's literal reading (every item mapped to its nearest code, §3.5) credits.
+    literal_reading = ("an answer line that copies the prompt (a record line, a heading, the "
+                       "instruction, the exemplar's answer) and any line, however unlike every "
+                       "code title, mapped to its nearest code")
     baselines = ("oracle", "frequency")
     #: Scoring reads the mode: whether its prompt asked for a "Final answer:" line.
     scoring_reads_mode = True
@@ -137,6 +144,18 @@ class CliBenchBenchmark(StandardBenchmark):
 
         return prompts.shortened(example, fields[prompts.FIELD])
 
+    def style(self, mode: Record) -> str:
+        from clineval.benchmarks.clibench import prompts
+
+        return prompts.answer_style(mode)
+
+    def prompt_inputs(self, example: Record, user: str) -> list[str]:
+        """The case as the prompt renders it: profile, previous diagnoses, record, radiology
+        and labs, each as much as the (possibly truncated) prompt kept."""
+        from clineval.benchmarks.clibench import decisions
+
+        return decisions.case_texts(example, user)
+
     def baseline(self, name: str, task: Record, examples: list[Record]) -> Callable[[Record], str]:
         from clineval.benchmarks.clibench import baselines
 
@@ -172,7 +191,7 @@ class CliBenchBenchmark(StandardBenchmark):
 
     def score(self, task: Record, examples: list[Record], generations: list[Record]
               ) -> tuple[list[Record], Record]:
-        from clineval.benchmarks.clibench import prompts, scoring
+        from clineval.benchmarks.clibench import decisions, prompts, scoring
 
         kinds = {e["task"] for e in examples}
         if len(kinds) != 1:
@@ -187,8 +206,10 @@ class CliBenchBenchmark(StandardBenchmark):
                                 reasoning=prompts.answer_style(task.get("mode") or {})
                                 == "reasoning")
         outputs = {g["id"]: g["output"] for g in generations}
+        messages = {g["id"]: g.get("messages") for g in generations}
+        seen = [decisions.shown(kind, e, messages[e["id"]]) for e in examples]
         rows, summary = scorer.score([e["id"] for e in examples], [e["gold"] for e in examples],
-                                     [outputs[e["id"]] for e in examples])
+                                     [outputs[e["id"]] for e in examples], seen)
         for row, example in zip(rows, examples, strict=True):
             row["groups"] = example["groups"]
         return rows, summary
@@ -202,6 +223,9 @@ class CliBenchBenchmark(StandardBenchmark):
         for metric in ("precision", "recall", "f1"):
             values[f"average.{metric}"] = summary["average"][metric]
         return values
+
+    def reading(self, row: Record, example: Record) -> Reading:
+        return row_reading(row, example)
 
     def answered(self, row: Record) -> bool | None:
         """At least one code was read from the answer (explicit, by title or by embedding)."""

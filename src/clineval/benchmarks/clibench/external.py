@@ -40,7 +40,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--lab-loinc-map", type=Path,
                         help="itemid -> LOINC map in mimic-code's d_labitems_to_loinc.csv format")
     parser.add_argument("--threshold", type=float, default=DEFAULTS["threshold"],
-                        help="lowest cosine similarity of an embedding match (default: none)")
+                        help="the similarity floor: lowest cosine of an embedding match "
+                        "(default: %(default)s; -1: none, the paper's nearest title always)")
     parser.add_argument("--empty", choices=("zero", "drop"), default=DEFAULTS["empty"],
                         help="an answer without codes: zero predictions (paper) or dropped "
                         "(public code)")

@@ -21,21 +21,25 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from clineval.benchmarks.base import literal_rows
 from clineval.errors import ConfigError
 from clineval.io import Record
 from clineval.metrics import aggregate, hierarchical
-from clineval.metrics.code_mapping import Mapper, codes_of
+from clineval.metrics.code_mapping import Item, Mapper, codes_of
 from clineval.metrics.embedding import BUNDLED, encoder_name
 from clineval.metrics.ontologies import icd10cm
 
 from . import kinds, pools
+from .decisions import Shown, judge
 
 #: The micro scores a level reports (its headline numbers).
 MICRO = ("precision", "recall", "f1")
 #: Scoring settings and their defaults (the paper's definitions).
 DEFAULTS: Record = {
     "empty": "zero",            # an answer without codes: zero predictions (paper) | drop (code)
-    "threshold": None,          # lowest cosine for an embedding match; None: always the nearest
+    # the similarity floor: the lowest cosine of an embedding match (None: always the nearest,
+    # the paper's literal reading); 0.5 from the hand-graded outputs (docs/clibench.md)
+    "threshold": 0.5,
     "encoder": BUNDLED,
     "atc_levels": "paper",      # prefix lengths 1/3/4/5 (paper) | 1/2/3/4 (code)
     "loinc_leaf": "term",       # finest lab level: the LOINC term (paper) | its parent (code)
@@ -117,9 +121,10 @@ class Scorer:
         encoder = self.settings["encoder"]
         files = tuple(sorted((role, path) for role, path in self.files.items()))
         itemids = self.kind == "labs" and self.settings["lab_codes"] == "itemid"
+        # every item gets its nearest title (the literal reading); the floor applies after
         return Mapper(kinds.system(self.kind, self.settings),
                       pools.candidates(self.kind, files, encoder, itemids),
-                      self.settings["threshold"], self.settings["parsing"])
+                      None, self.settings["parsing"])
 
     def levels(self) -> list[tuple[str, Any]]:
         return kinds.levels(self.kind, self.settings, self.files.get("loinc_hierarchy"))
@@ -137,26 +142,79 @@ class Scorer:
         return list(dict.fromkeys(found))
 
     def score(self, ids: Sequence[str], gold: Sequence[Sequence[str]],
-              outputs: Sequence[str | None]) -> tuple[list[Record], Record]:
+              outputs: Sequence[str | None], seen: Sequence[Shown | None] | None = None
+              ) -> tuple[list[Record], Record]:
+        """Rows and summary under the careful reading: items that are no decision
+        (:mod:`.decisions`, with what the prompt showed each row: ``seen``) and items whose
+        nearest title is below the floor (``threshold``) map to no code. A row where the
+        paper's literal reading (every item mapped to its nearest code) differs keeps it as
+        ``literal`` (its ``codes`` and ``counts``); the summary then holds ``literal``."""
         mapper = self.mapper()
-        mapped = mapper.map_all([answer_text(text, self.reasoning) if text else ""
-                                 for text in outputs])
+        texts = [answer_text(text, self.reasoning) if text else "" for text in outputs]
+        literal_items = mapper.map_all(texts)
+        shown_rows = list(seen) if seen is not None else [None] * len(texts)
+        careful_items = [self.careful(items, text, shown_row) for items, text, shown_row
+                         in zip(literal_items, texts, shown_rows, strict=True)]
         golds = [self.canonical_gold(g) for g in gold]
         levels = self.levels()
-        predicted = [codes_of(items, best_alternative(gold_codes, levels))
-                     for items, gold_codes in zip(mapped, golds, strict=True)]
-        counts, scores = hierarchical.score(golds, predicted, levels, self.settings["empty"])
+        readings = {}
+        for name, mapped in (("careful", [[i for i, _ in row] for row in careful_items]),
+                             ("literal", literal_items)):
+            predicted = [codes_of(items, best_alternative(gold_codes, levels))
+                         for items, gold_codes in zip(mapped, golds, strict=True)]
+            readings[name] = (predicted, *hierarchical.score(golds, predicted, levels,
+                                                               self.settings["empty"]))
+        predicted, counts, scores = readings["careful"]
+        literal_predicted, literal_counts, literal_scores = readings["literal"]
         rows = []
-        for id_, items, codes, gold_codes, count in zip(ids, mapped, predicted, golds, counts,
-                                                        strict=True):
-            rows.append({
+        for index, (id_, items, codes, gold_codes, count) in enumerate(zip(
+                ids, careful_items, predicted, golds, counts, strict=True)):
+            row = {
                 "id": id_, "codes": codes, "gold": gold_codes,
-                "items": [item.record() for item in items],
-                "counts": None if count is None else [[c.tp, c.predicted, c.gold]
-                                                      for c in count],
-            })
-        how = Counter(item.how for items in mapped for item in items)
-        return rows, summary(scores, self, dict(sorted(how.items())), mapper.embeddings_key)
+                "items": [item.record() | extra for item, extra in items],
+                "counts": _counts(count),
+            }
+            if (literal_predicted[index], _counts(literal_counts[index])) != (codes,
+                                                                             row["counts"]):
+                row["literal"] = {"codes": literal_predicted[index],
+                                  "counts": _counts(literal_counts[index])}
+            rows.append(row)
+        how = Counter(item.how for items in careful_items for item, _ in items)
+        result = summary(scores, self, dict(sorted(how.items())), mapper.embeddings_key)
+        if any("literal" in row for row in rows):
+            literal_how = Counter(item.how for items in literal_items for item in items)
+            result["literal"] = summary(literal_scores, self, dict(sorted(literal_how.items())),
+                                        mapper.embeddings_key)
+        return rows, result
+
+    def careful(self, items: Sequence[Item], text: str, seen: Shown | None
+                ) -> list[tuple[Item, Record]]:
+        """The items under the careful reading, each with what its record adds: an item that
+        is no decision (``how: no_decision``, ``rule`` and ``why``) or whose nearest title is
+        below the floor (``how: none``, ``why``) keeps no code; ``literal_codes``: the codes the
+        literal reading maps it to."""
+        verdicts = judge([item.text for item in items], text, seen or Shown(),
+                         [item.how == "code" for item in items])
+        floor = self.settings["threshold"]
+        out = []
+        for item, verdict in zip(items, verdicts, strict=True):
+            if verdict is not None:
+                rule, why = verdict
+                out.append((Item(item.text, (), "no_decision", item.similarity, item.invalid),
+                            {"rule": rule, "why": why, "literal_codes": list(item.codes)}))
+            elif (item.how == "embedding" and floor is not None and item.similarity is not None
+                  and item.similarity < floor):
+                out.append((Item(item.text, (), "none", item.similarity, item.invalid),
+                            {"why": f"the nearest title's similarity {item.similarity:.3f} is "
+                                    f"below the floor {floor:g}",
+                             "literal_codes": list(item.codes)}))
+            else:
+                out.append((item, {}))
+        return out
+
+
+def _counts(count: Sequence[hierarchical.Counts] | None) -> list[list[int]] | None:
+    return None if count is None else [[c.tp, c.predicted, c.gold] for c in count]
 
 
 def best_alternative(gold: Sequence[str], levels: Sequence[tuple[str, Any]]):
@@ -196,7 +254,16 @@ def scores_record(kind: str, scores: hierarchical.Scores) -> Record:
 
 def summarize_rows(kind: str, rows: Sequence[Record]) -> Record:
     """:func:`scores_record` pooled again from the rows' per-level ``counts`` (``None``: an
-    admission dropped under ``empty: drop``)."""
+    admission dropped under ``empty: drop``); where some row reads otherwise under the paper's
+    literal reading, that reading's record too (``literal``)."""
+    found = _pooled(kind, rows)
+    literal = literal_rows(list(rows))
+    if literal is not None:
+        found["literal"] = _pooled(kind, literal)
+    return found
+
+
+def _pooled(kind: str, rows: Sequence[Record]) -> Record:
     names = _checked_levels(kind, rows)
     kept = [[hierarchical.Counts(*count) for count in row["counts"]] for row in rows
             if row["counts"] is not None]

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from clineval.benchmarks.base.settings import MISSING, Exemplars, setting
+from clineval.benchmarks.base.settings import MISSING, OFFICIAL, Exemplars, setting
 from clineval.benchmarks.base.sources import SOURCE_KINDS
 from clineval.benchmarks.clibench.kinds import ATC_LEVELS, KINDS
 from clineval.metrics.hierarchical import EMPTY_POLICIES
@@ -39,12 +39,12 @@ class Demo:
 class Data:
     task: str = setting(MISSING, choices=KINDS, noun="CliBench tasks")
     source: str = setting("demo", choices=SOURCE_KINDS, noun="sources")
-    hosp: str | None = None  # MIMIC-IV 2.2 hosp/
-    note: str | None = None  # MIMIC-IV-Note 2.2 note/
-    lab_loinc_map: str | None = None
-    loinc_hierarchy: str | None = None
-    ndc_atc: str | None = None
-    atc_titles: str | None = None
+    hosp: str | None = setting(None, used_when=OFFICIAL)  # MIMIC-IV 2.2 hosp/
+    note: str | None = setting(None, used_when=OFFICIAL)  # MIMIC-IV-Note 2.2 note/
+    lab_loinc_map: str | None = setting(None, used_when=OFFICIAL)
+    loinc_hierarchy: str | None = setting(None, used_when=OFFICIAL)
+    ndc_atc: str | None = setting(None, used_when=OFFICIAL)
+    atc_titles: str | None = setting(None, used_when=OFFICIAL)
     sample: Sample | None = None
     demo: Demo | None = None
     first_batch: str = setting("paper", choices=PAPER_OR_CODE)
@@ -59,7 +59,8 @@ class Data:
 @dataclass
 class Scoring:
     empty: str = setting("zero", choices=EMPTY_POLICIES)
-    threshold: float | None = setting(None, ge=-1, le=1)  # lowest cosine of a match
+    # the similarity floor: the lowest cosine of a match; null: none (the paper's literal reading)
+    threshold: float | None = setting(0.5, ge=-1, le=1)
     encoder: str | None = None  # a bundled encoder's name or a local model directory
     atc_levels: str = setting("paper", choices=ATC_LEVELS)
     loinc_leaf: str = setting("term", choices=("term", "parent"))
@@ -68,10 +69,10 @@ class Scoring:
     coarse: str = setting("reach", choices=COARSE)
     # where scoring's files are (the data section's, by interpolation)
     source: str = setting("demo", choices=SOURCE_KINDS, noun="sources")
-    hosp: str | None = None
-    loinc_hierarchy: str | None = None
-    lab_loinc_map: str | None = None
-    atc_titles: str | None = None
+    hosp: str | None = setting(None, used_when=OFFICIAL)
+    loinc_hierarchy: str | None = setting(None, used_when=OFFICIAL)
+    lab_loinc_map: str | None = setting(None, used_when=OFFICIAL)
+    atc_titles: str | None = setting(None, used_when=OFFICIAL)
 
 
 @dataclass

@@ -14,7 +14,7 @@ from clineval.errors import ConfigError
 from clineval.io import Record
 from clineval.metrics import hierarchical
 from clineval.tables.format import SMOKE_MARK, fmt, smoke_note
-from clineval.tables.render import Block, Table
+from clineval.tables.render import Block, Table, source
 
 from . import kinds
 
@@ -78,10 +78,12 @@ def build_table(spec: Record, cells: list[Record], notes: list[str]) -> Table:
     blocks, records, smoke = [], [], []
     for mode in spec["modes"]:
         in_mode = [c for c in cells if c["mode"] == mode]
-        rows = []
+        rows, sources = [], []
         for model in dict.fromkeys(c["model"] for c in in_mode):
             mine = {c["summary"]["task"]: c for c in in_mode if c["model"] == model}
             row = [_name(next(iter(mine.values())), smoke)]
+            sources.append([[], *(source(mine[kind]) if kind in mine else []
+                                  for _, kind, _, _ in columns)])
             for header, kind, level, metric in columns:
                 value = _value(mine.get(kind), level, metric)
                 row.append("–" if kind not in mine else fmt(None if value is None
@@ -90,7 +92,7 @@ def build_table(spec: Record, cells: list[Record], notes: list[str]) -> Table:
                                 "n": mine[kind]["summary"]["n"] if kind in mine else "",
                                 "value": "" if value is None else f"{100 * value:.4f}"})
             rows.append(row)
-        blocks.append(Block(MODE_TITLES.get(mode, mode), rows))
+        blocks.append(Block(MODE_TITLES.get(mode, mode), rows, sources))
     table_notes = ["Micro precision, recall and F1 (0-100) pooled over admissions at each level; "
                    "Avg: the plain mean of the per-level values.", *notes]
     if smoke:
@@ -110,7 +112,7 @@ def breakdown_table(spec: Record, cells: list[Record], notes: list[str]) -> Tabl
                      for c in chosen for r in c.get("rows") or []})
     blocks, records, smoke = [], [], []
     for mode in spec["modes"]:
-        rows = []
+        rows, sources = [], []
         for cell in [c for c in chosen if c["mode"] == mode]:
             if cell.get("rows") is None:
                 raise ConfigError("the clibench_breakdown layout needs rows: true in its spec")
@@ -127,7 +129,8 @@ def breakdown_table(spec: Record, cells: list[Record], notes: list[str]) -> Tabl
                                 "value_of_group": value, "n": len(counts),
                                 "avg_f1": "" if f1 is None else f"{100 * f1:.4f}"})
             rows.append(row)
-        blocks.append(Block(MODE_TITLES.get(mode, mode), rows))
+            sources.append([[], *(source(cell) if text != "–" else [] for text in row[1:])])
+        blocks.append(Block(MODE_TITLES.get(mode, mode), rows, sources))
     table_notes = [f"Average F1 over levels (0-100) within each {group} group, {kind}.", *notes]
     if smoke:
         table_notes.append(smoke_note(smoke))

@@ -16,6 +16,7 @@ from typing import Any
 
 from clineval.benchmarks.base import literal_rows
 from clineval.benchmarks.base.exemplars import exemplar_count, pick, shown_exemplars
+from clineval.benchmarks.base.reading import Reading
 from clineval.benchmarks.base.sources import demo_or_official, require
 from clineval.benchmarks.base.standard import StandardBenchmark
 from clineval.benchmarks.clue import (
@@ -36,6 +37,7 @@ from clineval.benchmarks.clue.aggregate import (
     summarize_rows,
 )
 from clineval.benchmarks.clue.extract import ANSWERED
+from clineval.benchmarks.clue.reading import reading as row_reading
 from clineval.benchmarks.clue.synthetic_longhealth import write_longhealth
 from clineval.errors import ConfigError
 from clineval.io import Record
@@ -310,6 +312,9 @@ class ClueBenchmark(StandardBenchmark):
         for name, part in summary["datasets"].items():
             numbers[f"{name}.score"] = dataset_score(name, part["metrics"])
         return dict(sorted(numbers.items()))
+
+    def reading(self, row: Record, example: Record) -> Reading:
+        return row_reading(row, example)
 
     def answered(self, row: Record) -> bool | None:
         """A label, letter or code list was found; summaries are the whole output."""

@@ -12,7 +12,7 @@ from dataclasses import dataclass, make_dataclass
 from functools import cache
 from typing import Any
 
-from clineval.benchmarks.base.settings import MISSING, Exemplars, setting
+from clineval.benchmarks.base.settings import MISSING, OFFICIAL, Exemplars, setting
 from clineval.benchmarks.base.sources import SOURCE_KINDS
 from clineval.benchmarks.clue.aggregate import LEVELS, MISSING_POLICIES
 from clineval.benchmarks.clue.loaders_medisum import ICD9_POLICIES
@@ -102,7 +102,7 @@ def _task_of(dataset: str) -> type:
     """The task schema of one dataset: its files and options in ``data``."""
     from clineval.benchmarks.clue.benchmark import OPTIONS, SOURCES
 
-    fields: list[Any] = [(name, str | None, None)
+    fields: list[Any] = [(name, str | None, setting(None, used_when=OFFICIAL))
                          for name in SOURCES[dataset]]
     for name, default in OPTIONS.get(dataset, {}).items():
         fields.append((name, type(default), setting(default, **_OPTION_CHECKS.get(name, {}))))

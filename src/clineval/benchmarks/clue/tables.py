@@ -8,9 +8,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from clineval.benchmarks.clue.aggregate import check_policy, scores
+from clineval.benchmarks.clue.aggregate import LEVELS, PARTS, check_policy, scores
 from clineval.tables.format import SMOKE_MARK, fmt, smoke_note
-from clineval.tables.render import Block, Table
+from clineval.tables.render import Block, Table, source
 
 _SUMMARY = (("rouge_l", "R-L"), ("rouge_1", "R-1"), ("rouge_2", "R-2"), ("bertscore_f1", "BERT F1"))
 _WITH_UMLS = (*_SUMMARY, ("umls_f1", "UMLS F1"))
@@ -38,6 +38,11 @@ MODE_TITLES = {
     "LongHealth)",
 }
 PAPER_BERTSCORE = "emilyalsentzer/Bio_ClinicalBERT with a rescaling baseline tuned on MIMIC-IV"
+
+
+def _in_level(dataset: str, level: str) -> bool:
+    """Whether a dataset's score counts in a level's (LongHealth's tasks in its part)."""
+    return dataset in {p for group in LEVELS[level] for p in PARTS.get(group, (group,))}
 
 
 def _merge(cells: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
@@ -122,10 +127,11 @@ def build_table(
     merged_all: list[dict[str, dict[str, Any]]] = []
     for mode in spec["modes"]:
         in_mode = [c for c in cells if c["mode"] == mode]
-        rows = []
+        rows, sources = [], []
         for model in dict.fromkeys(c["model"] for c in in_mode):
             mine = [c for c in in_mode if c["model"] == model]
             merged = _merge(mine)
+            where = {d: source(c) for c in mine for d in c["summary"]["datasets"]}
             merged_all.append(merged)
             aggregated = scores(
                 {d: s["metrics"] for d, s in merged.items()}, missing_metric=missing_metric
@@ -133,8 +139,11 @@ def build_table(
             name = mine[0]["display_name"] + (SMOKE_MARK if mine[0]["smoke"] else "")
             if mine[0]["smoke"] and mine[0]["display_name"] not in smoke:
                 smoke.append(mine[0]["display_name"])
-            row = [name]
+            row, origin = [name], [[]]
             for dataset, metric, _ in columns:
+                shown = ([p for d in where if _in_level(d, dataset) for p in where[d]]
+                         if metric is None else where.get(dataset, []))
+                origin.append(list(dict.fromkeys(shown)))
                 if metric is None:
                     value, n = aggregated[dataset], None
                     text = fmt(value, decimals) if value is not None else "–"
@@ -167,6 +176,7 @@ def build_table(
                 if not group.startswith("level")
             )
             rows.append(row)
-        blocks.append(Block(MODE_TITLES.get(mode, mode), rows))
+            sources.append(origin)
+        blocks.append(Block(MODE_TITLES.get(mode, mode), rows, sources))
     notes = [*_notes(merged_all, missing_metric, smoke), *spec.get("context_notes", [])]
     return Table(spec["title"], ["Model", *(h for _, _, h in columns)], blocks, notes, records)

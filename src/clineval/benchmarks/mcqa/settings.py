@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from clineval.benchmarks.base.settings import MISSING, Exemplars, setting
+from clineval.benchmarks.base.settings import MISSING, OFFICIAL, Exemplars, setting
 from clineval.benchmarks.base.sources import SOURCE_KINDS
 
 #: The headline numbers a table may show.
@@ -21,7 +21,7 @@ class Demo:
 @dataclass
 class Data:
     source: str = setting("demo", choices=SOURCE_KINDS, noun="sources")
-    path: str | None = None  # the official question file (JSON Lines)
+    path: str | None = setting(None, used_when=OFFICIAL)  # the official questions (JSONL)
     demo: Demo | None = None
 
 

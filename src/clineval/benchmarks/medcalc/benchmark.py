@@ -6,11 +6,13 @@ import argparse
 from collections.abc import Callable
 from pathlib import Path
 
+from clineval.benchmarks.base.reading import Reading
 from clineval.benchmarks.base.sources import demo_or_official, require
 from clineval.benchmarks.base.standard import StandardBenchmark
 from clineval.benchmarks.medcalc import baselines, labels, prompts, scoring, synthetic, tables
 from clineval.benchmarks.medcalc.calculators import CALCULATORS, Conventions
 from clineval.benchmarks.medcalc.loader import exemplar_records, read_exemplar_json, read_test_csv
+from clineval.benchmarks.medcalc.reading import reading as row_reading
 from clineval.errors import ConfigError
 from clineval.io import Record
 from clineval.metrics import aggregate
@@ -86,7 +88,7 @@ def _replace_leaked(
 class MedCalcBenchmark(StandardBenchmark):
     name = "medcalc"
     data_version = "1"
-    scoring_version = "3"  # 3: robust reading of issue 26 (note copies, free text, more forms)
+    scoring_version = "4"  # 4: a format example of the question is no answer (issue 34)
     baselines = ("oracle", "constant")
     truncatable = ("note",)
 
@@ -200,6 +202,9 @@ class MedCalcBenchmark(StandardBenchmark):
             for setting, part in sorted(summary.items())
             if isinstance(part, dict) and "overall" in part
         }
+
+    def reading(self, row: Record, example: Record) -> Reading:
+        return row_reading(row, example)
 
     def answered(self, row: Record) -> bool | None:
         """The official extraction found an answer (the paper's reading)."""

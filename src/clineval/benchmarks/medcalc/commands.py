@@ -1,4 +1,4 @@
-"""MedCalc-Bench's tools: ``clineval medcalc verify`` and ``clineval medcalc demo``."""
+"""MedCalc-Bench's tools: ``clineval medcalc verify``, ``demo`` and ``agreement``."""
 
 from __future__ import annotations
 
@@ -55,9 +55,28 @@ def _demo(args: argparse.Namespace) -> int:
     return 0
 
 
+def _agreement_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--generations", type=Path, required=True,
+                        help="a recorded model's generations (results/generations/<cell>.jsonl)")
+    parser.add_argument("--scores", type=Path, required=True,
+                        help="the cell's score rows (results/scores/<cell>.jsonl)")
+    parser.add_argument("--extraction", choices=("official", "robust"), default="official",
+                        help="whose verdicts to compare (default official)")
+    parser.add_argument("--json", action="store_true", help="one JSON object on stdout")
+
+
+def _agreement(args: argparse.Namespace) -> int:
+    from clineval.benchmarks.medcalc.recorded import agreement, report
+
+    report(agreement(args.generations, args.scores, args.extraction), args.json)
+    return 0
+
+
 COMMANDS = {
     "verify": Command("run the project's calculators on every row and compare with its label",
                       _verify_arguments, _verify),
     "demo": Command("write synthetic rows (official CSV format) and one-shot exemplars (JSON)",
                     _demo_arguments, _demo),
+    "agreement": Command("compare a recorded model's own verdicts (Result) with clineval's",
+                         _agreement_arguments, _agreement),
 }

@@ -100,12 +100,14 @@ def correct_official(
 
 
 def extract_robust(output: str, output_type: OutputType, *, note: str | None = None,
-                   score: bool = False) -> Extraction:
+                   score: bool = False, question: str | None = None) -> Extraction:
     """Lenient extraction for ``output_type``; never raises on model text. ``note``: the
     patient note (numbers the answer copies from it are not its value); ``score``: the result
-    is a point score ("3/9" is 3)."""
+    is a point score ("3/9" is 3); ``question``: the row's question (its format examples are
+    no answer)."""
     try:
-        return Extraction(*robust_extract(str(output), output_type, note=note, point_score=score))
+        return Extraction(*robust_extract(str(output), output_type, note=note, point_score=score,
+                                          question=question))
     except Exception as exc:
         return _failed(exc)
 
@@ -134,11 +136,14 @@ def judge(
     upper: str,
     days_label: bool = False,
     note: str | None = None,
+    question: str | None = None,
 ) -> tuple[Extraction, int]:
     """Extract and score one output under ``setting`` ("official" or "robust").
 
     ``note``: the row's patient note; the robust setting never takes a number the answer copies
-    from it (the official code does not look at the note).
+    from it (the official code does not look at the note). ``question``: the row's question;
+    the robust setting takes none of the format examples it lists ("(i.e. (4 weeks, 3 days),
+    ...)") for an answer (the official code reads them).
 
     ``days_label``: the gestational-age label was given as a number of days (the corrected
     layout, whose question asks for days); an answer that is a whole number of days is then
@@ -169,5 +174,6 @@ def judge(
     if abstained:
         return abstention, 0
     output_type = output_type_for(calculator_id, csv_output_type)
-    extraction = extract_robust(output, output_type, note=note, score=point_score(calculator_id))
+    extraction = extract_robust(output, output_type, note=note, score=point_score(calculator_id),
+                                question=question)
     return extraction, correct_robust(extraction, ground_truth, output_type, lower, upper)

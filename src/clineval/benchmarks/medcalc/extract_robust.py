@@ -56,8 +56,18 @@ from typing import Any
 
 from .safe_eval import EVAL_NAMES, safe_eval
 
-__all__ = ["COPY_RUN", "answer_text", "copied_spans", "parse_value", "robust_check",
-           "robust_extract", "without_copies"]
+__all__ = [
+    "COPY_RUN",
+    "FORMAT_EXAMPLE",
+    "answer_text",
+    "copied_spans",
+    "format_examples",
+    "parse_value",
+    "robust_check",
+    "robust_extract",
+    "shows_work",
+    "without_copies",
+]
 
 _ANSWER_KEY = re.compile(r"(final[ _-]?)?answer", re.IGNORECASE)
 _DECODER = json.JSONDecoder(strict=False)
@@ -586,10 +596,30 @@ def parse_value(text: str, output_type: str, *, note: str | None = None,
     raise ValueError(f"unknown output type {output_type!r}")
 
 
+#: The format examples a question lists: "(i.e. (4 weeks, 3 days), (0 weeks, 5 days), ...)".
+_EXAMPLES = re.compile(r"\((?:i\.\s*e\.|e\.\s*g\.|for example)\s*(.*)\)\s*\.?\s*$",
+                       re.IGNORECASE | re.DOTALL)
+_EXAMPLE_ITEM = re.compile(r"\([^()]*\)|[^,()]+")
+FORMAT_EXAMPLE = "the answer is a format example of the question"
+
+
+def format_examples(question: str | None, output_type: str) -> list[str]:
+    """The normalized values of the format examples ``question`` lists at its end ("(i.e.
+    (4 weeks, 3 days), (0 weeks, 5 days))"); none for a question without."""
+    found = _EXAMPLES.search(question or "")
+    if found is None:
+        return []
+    values = [parse_value(item, output_type)[0]
+              for item in _EXAMPLE_ITEM.findall(found.group(1)) if item.strip()]
+    return [v for v in values if v is not None]
+
+
 def robust_extract(output: str, output_type: str, *, note: str | None = None,
-                   point_score: bool = False) -> tuple[str | None, str, str]:
+                   point_score: bool = False, question: str | None = None
+                   ) -> tuple[str | None, str, str]:
     """Return ``(answer, status, detail)`` for the robust setting (``note`` and
-    ``point_score`` as in :func:`parse_value`)."""
+    ``point_score`` as in :func:`parse_value`; ``question``: the row's question, whose format
+    examples are no answer)."""
     text, reason = answer_text(output)
     if text is None:
         return None, "not_found", reason
@@ -597,7 +627,25 @@ def robust_extract(output: str, output_type: str, *, note: str | None = None,
     if answer is None:
         status = "not_found" if reason == _RESTATES else "unparseable"
         return None, status, f"{reason} in {text[:80]!r}"
+    if answer in format_examples(question, output_type) and not shows_work(output, text):
+        return None, "not_found", f"{FORMAT_EXAMPLE}: {text[:80]!r}"
     return answer, "ok", ""
+
+
+_WORD = re.compile(r"[^\W\d_]{2,}")
+#: Words that frame an answer without deriving it: JSON keys and answer cues.
+_FRAME_WORDS = frozenset({"answer", "step", "by", "thinking", "the", "is", "final", "so",
+                          "therefore", "estimated", "gestational", "age"})
+#: Words besides the answer and its frame that make an output a derivation.
+WORK_WORDS = 5
+
+
+def shows_work(output: str, answer_text: str) -> bool:
+    """Whether ``output`` derives its answer: at least :data:`WORK_WORDS` words outside the
+    answer text and its frame. An answer equal to a format example is a copy only without
+    work (a derivation that ends on the example's value is read as the answer it derives)."""
+    rest = output.replace(answer_text, " ")
+    return sum(w.lower() not in _FRAME_WORDS for w in _WORD.findall(rest)) >= WORK_WORDS
 
 
 def robust_check(answer: str, ground_truth: str, output_type: str, lower: str, upper: str) -> int:

@@ -5,13 +5,15 @@ from __future__ import annotations
 from typing import Any
 
 from clineval.benchmarks.medcalc.extract import EXTRACTIONS, judge
+from clineval.benchmarks.medcalc.extract_robust import FORMAT_EXAMPLE
 from clineval.benchmarks.medcalc.loader import CATEGORIES
 from clineval.metrics import aggregate
 from clineval.metrics.binomial import Accuracy
 
 
 def score_row(example: dict[str, Any], output: str, extractions: tuple[str, ...]) -> dict[str, Any]:
-    """Judge one raw output under each extraction setting; never raises on model text."""
+    """Judge one raw output under each extraction setting; never raises on model text. An
+    answer that is one of the question's format examples is marked ``copied`` (instruction)."""
     row: dict[str, Any] = {
         "id": example["id"],
         "row_number": example["row_number"],
@@ -32,6 +34,7 @@ def score_row(example: dict[str, Any], output: str, extractions: tuple[str, ...]
             upper=example["upper"],
             days_label=bool(example.get("label_days")),
             note=example.get("note"),
+            question=example.get("question"),
         )
         row[setting] = {
             "extracted": extraction.answer,
@@ -39,6 +42,9 @@ def score_row(example: dict[str, Any], output: str, extractions: tuple[str, ...]
             "detail": extraction.detail,
             "correct": correct,
         }
+        if extraction.detail.startswith(FORMAT_EXAMPLE):
+            # the question's format example, copied: the prompt's instruction, not an answer
+            row["copied"] = {"kind": "instruction", "share": 1.0, "total": 1.0}
     return row
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from clineval.benchmarks.base.settings import MISSING, Exemplars, setting
+from clineval.benchmarks.base.settings import MISSING, OFFICIAL, Exemplars, setting
 from clineval.benchmarks.base.sources import SOURCE_KINDS
 from clineval.benchmarks.medcalc.calculators.base import CALCULATORS, CONVENTIONS
 from clineval.benchmarks.medcalc.extract import EXTRACTIONS
@@ -35,7 +35,7 @@ class Demo:
 @dataclass
 class Data:
     source: str = setting("demo", choices=SOURCE_KINDS, noun="sources")
-    path: str | None = None  # the official test_data.csv
+    path: str | None = setting(None, used_when=OFFICIAL)  # the official test_data.csv
     version: str = setting("1.0", choices=VERSIONS, noun="layouts", normalize=check_version)
     demo: Demo | None = None
 
@@ -43,7 +43,7 @@ class Data:
 @dataclass
 class MedCalcExemplars(Exemplars):
     source: str = setting("project", choices=EXEMPLAR_SOURCES, noun="sources")
-    official_path: str | None = None
+    official_path: str | None = setting(None, used_when=OFFICIAL)
     replace_leaked: bool = False
     seed: int = 1000
 
@@ -74,7 +74,7 @@ class Scoring:
     extractions: list[str] = setting(factory=lambda: list(EXTRACTIONS), choices=EXTRACTIONS,
                                      noun="extraction settings")
     labels: str = setting("dataset", choices=LABEL_SOURCES, noun="label sources")
-    label_file: str | None = None
+    label_file: str | None = setting(None, used_when=("labels", "file"))
     missing_labels: str = setting("drop", choices=MISSING_LABELS, noun="values")
     conventions: str = setting("official", choices=CONVENTIONS, noun="conventions")
     convention_overrides: dict[Any, str] | None = setting(None, choices=CONVENTIONS,

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from clineval.tables.format import SMOKE_MARK, fmt, smoke_note
-from clineval.tables.render import Block, Table
+from clineval.tables.render import Block, Table, source
 
 # The paper's column order: equation-based, then rule-based, then the average over all rows.
 COLUMNS = (
@@ -68,7 +68,7 @@ def build_table(spec: dict[str, Any], cells: list[dict[str, Any]]) -> Table:
     records: list[dict[str, Any]] = []
     smoke: list[str] = []
     for mode in spec["modes"]:
-        rows = []
+        rows, sources = [], []
         for cell in (c for c in cells if c["mode"] == mode):
             name = cell["display_name"] + (SMOKE_MARK if cell["smoke"] else "")
             if cell["smoke"] and cell["display_name"] not in smoke:
@@ -81,6 +81,7 @@ def build_table(spec: dict[str, Any], cells: list[dict[str, Any]]) -> Table:
                 rows.append([name, str(cell["size"]), setting,
                              *(_cell(s, spec) for s in stats[:-1]),
                              _cell(stats[-1], spec, interval)])
+                sources.append([[], [], [], *(source(cell) if s["n"] else [] for s in stats)])
                 for (key, _), s in zip([*COLUMNS, ("overall", "Avg.")], stats, strict=True):
                     records.append(
                         {
@@ -94,7 +95,7 @@ def build_table(spec: dict[str, Any], cells: list[dict[str, Any]]) -> Table:
                             "se": fmt(s["se"], 6) if s["n"] else "",
                         }
                     )
-        blocks.append(Block(MODE_TITLES.get(mode, mode), rows))
+        blocks.append(Block(MODE_TITLES.get(mode, mode), rows, sources))
     notes = [
         _uncertainty_note(spec),
         *(EXTRACTION_NOTES[s] for s in extractions if s in EXTRACTION_NOTES),

@@ -12,10 +12,12 @@ from collections.abc import Callable
 from pathlib import Path
 
 from clineval.benchmarks.base.exemplars import exemplar_count
+from clineval.benchmarks.base.reading import Reading
 from clineval.benchmarks.base.sources import demo_or_official, require
 from clineval.benchmarks.base.standard import StandardBenchmark
 from clineval.benchmarks.meddisk import aggregate, baselines, prompts, score_cli, tables
 from clineval.benchmarks.meddisk.derive import PAPER_DEMOS, derive
+from clineval.benchmarks.meddisk.reading import reading as row_reading
 from clineval.benchmarks.meddisk.synthetic import write_demo_kb
 from clineval.errors import ConfigError
 from clineval.io import Record
@@ -29,13 +31,20 @@ WHERE = ("your own copy in the MedDisK KB format (docs/meddisk.md): the paper's 
 
 class MedDisKBenchmark(StandardBenchmark):
     name = "meddisk"
-    data_version = "1"
+    # 2: the demo KB's "none" values only where none is clinically true (synthetic.NONE)
+    data_version = "2"
     # 2: embeddings per text in float64 on one thread; 3: no cut of a response without the
     # answer pattern, every ordinal dropped, Unicode edge punctuation, BLEU-1/ROUGE-1 from
     # counts and thresholds with a float tolerance (issue 26); 4: the USE encoder computes in
-    # float64 (its float32 cosines differed between processors by about 1e-8)
-    scoring_version = "4"
+    # float64 (its float32 cosines differed between processors by about 1e-8); 5: the careful
+    # reading (issue 34): only a none word is "none"; an empty, cut or prompt-copied answer is
+    # unanswered; a list marker is not a number; the paper's literal reading kept as `literal`
+    scoring_version = "5"
     baselines = baselines.BASELINES
+    #: the share of completely wrong answers
+    lower_is_better = ("share.cw",)
+    literal_reading = ("an empty, cut or prompt-copied answer as \"none\" (full points where the "
+                       "reference is none) and a list marker as the number (App. D, §3.2.1)")
 
     def source_files(self, task: Record, data_root: Path, task_name: str) -> dict[str, Path]:
         return demo_or_official(
@@ -50,6 +59,10 @@ class MedDisKBenchmark(StandardBenchmark):
 
     def derive(self, task: Record, sources: dict[str, Path]) -> tuple[list[Record], list[Record]]:
         return derive(task["data"], sources["kb"], exemplar_count(task, PAPER_DEMOS))
+
+    def style(self, mode: Record) -> str:
+        """Always ``direct``: the paper's demonstrations answer in one sentence."""
+        return "direct"
 
     def build_requests(self, task: Record, mode: Record, templates: Record,
                        examples: list[Record], exemplars: list[Record],
@@ -82,9 +95,13 @@ class MedDisKBenchmark(StandardBenchmark):
         return {"score": summary["score"], "macro_score": summary["macro_score"],
                 **{f"share.{t}": v for t, v in summary["shares"].items()}}
 
+    def reading(self, row: Record, example: Record) -> Reading:
+        return row_reading(row, example)
+
     def answered(self, row: Record) -> bool | None:
-        """The answer pattern of App. D matched (else the whole response is the answer)."""
-        return row["status"] == "pattern"
+        """The answer pattern of App. D matched (else the whole response is the answer) and a
+        careful grader sees an answer in it (docs/meddisk.md, "Copied text and readings")."""
+        return row["status"] == "pattern" and not row.get("unanswered")
 
     def summarize_rows(self, task: Record, rows: list[Record]) -> Record:
         from clineval.benchmarks.meddisk import scoring

@@ -1,6 +1,7 @@
 """``clineval score meddisk``: score responses produced anywhere against a knowledge base.
 
-Predictions: JSONL rows ``{"disease", "aspect", "output"}`` and optionally ``"lang"`` (zh/en);
+Predictions: JSONL rows ``{"disease", "aspect", "output"}`` and optionally ``"lang"`` (zh/en) and
+``"finish_reason"`` (``length``: the output stopped at max_tokens);
 ``disease`` is a KB id (or the disease's name in the task's language). Rows on a
 demonstration disease (``role: demo``) are skipped and counted, as the workflow never
 evaluates them. The language is the file's: its rows' ``lang`` where they give it (all alike),
@@ -20,7 +21,7 @@ import json
 import re
 from pathlib import Path
 
-from clineval.benchmarks.base.external import add_conf_argument, task_settings
+from clineval.benchmarks.base.external import add_conf_argument, find_conf, task_settings
 from clineval.benchmarks.meddisk import scoring
 from clineval.benchmarks.meddisk.aspects import registry, selected
 from clineval.benchmarks.meddisk.derive import example, examples_of
@@ -129,9 +130,41 @@ def examples_for(task: Record, kb: Path, predictions: Path, rows: list[Record] |
             skipped["not_annotated"] += 1
             continue
         examples.append(example(disease, aspect, lang, value))
-        generations.append({"id": key, "output": row["output"]})
+        generations.append({"id": key, "output": row["output"],
+                            **({"finish_reason": row["finish_reason"]}
+                               if row.get("finish_reason") else {})})
     tests = [d for d in diseases if d.role == "test" and lang in d.names]
     return examples, generations, skipped, examples_of(tests, aspects, lang, kb)[0]
+
+
+def with_prompts(task: Record, conf: Path, examples: list[Record],
+                 generations: list[Record]) -> list[Record]:
+    """Each generation with the ``messages`` of its question as the task's templates word it
+    (no demonstrations: the question and instruction the careful reading's copy rule needs;
+    docs/meddisk.md, "Copied text and readings"); unchanged when the task names none."""
+    import yaml
+
+    from clineval.benchmarks.meddisk import prompts
+
+    wording = task.get("templates")
+    if isinstance(wording, str):
+        path = find_conf(conf) / wording
+        if not path.is_file():
+            return generations
+        wording = yaml.safe_load(path.read_text(encoding="utf-8"))
+    if not isinstance(wording, dict):
+        return generations
+    kind = prompts.prompt_of(task, "chat")
+    by_id = {e["id"]: e for e in examples}
+    out = []
+    for generation in generations:
+        example = by_id[generation["id"]]
+        if generation.get("messages") or example["lang"] not in wording:
+            out.append(generation)
+            continue
+        text, _ = prompts.render(example, [], wording[example["lang"]], kind)
+        out.append({**generation, "messages": [{"role": "user", "content": text}]})
+    return out
 
 
 def score(args: argparse.Namespace) -> int:
@@ -141,6 +174,7 @@ def score(args: argparse.Namespace) -> int:
     lines = read_jsonl(args.predictions, ("disease", "aspect", "output"))
     name, task = resolved_task(args.task, lines, args.predictions, args.conf, overrides)
     examples, generations, skipped, known = examples_for(task, args.kb, args.predictions, lines)
+    generations = with_prompts(task, args.conf, examples, generations)
     rows, summary = scoring.score(task, examples, generations, known)
     summary["not_annotated"] = skipped["not_annotated"]
     summary["demonstration_skipped"] = skipped["demonstration"]

@@ -24,10 +24,11 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from statistics import fmean
 
+from clineval.benchmarks.base import literal_rows
 from clineval.benchmarks.meddisk import aggregate, extract, synonyms
 from clineval.benchmarks.meddisk.aspects import Aspect
 from clineval.io import Record
-from clineval.metrics import overlap
+from clineval.metrics import copying, overlap
 from clineval.metrics.aggregate import value, values
 
 DEFAULT_TOKENIZER = {"zh": "char", "en": "word"}
@@ -79,8 +80,9 @@ def similarities(
 ) -> list[dict[str, float]]:
     """BLEU-1, ROUGE-1 and cosine (0-1) of each ``(prediction, reference, type, lang)``.
 
-    Both NONE: 1 on every metric; exactly one NONE: 0. Numeric: exact match (1 or 0) on every
-    metric. Cosine is clipped to [0, 1]; identical texts give 1, an empty text 0.
+    Unanswered (``pred.unanswered``): 0. Both NONE: 1 on every metric; exactly one NONE: 0.
+    Numeric: exact match (1 or 0) on every metric. Cosine is clipped to [0, 1]; identical texts
+    give 1, an empty text 0.
     """
     from clineval.metrics.embedding import cosine_pairs
 
@@ -88,7 +90,9 @@ def similarities(
     results: list[dict[str, float]] = []
     to_embed: list[int] = []
     for i, (pred, ref, kind, lang) in enumerate(pairs):
-        if pred.none or ref.none:
+        if pred.unanswered:
+            results.append(dict.fromkeys(aggregate.METRICS, 0.0))
+        elif pred.none or ref.none:
             same = float(pred.none and ref.none)
             results.append(dict.fromkeys(aggregate.METRICS, same))
         elif kind == "numeric":
@@ -117,47 +121,125 @@ def grade(similarity: Mapping[str, float], kind: str, settings: Record) -> dict[
             for m in aggregate.METRICS}
 
 
-def score_rows(examples: Sequence[Record], outputs: Mapping[str, str], settings: Record,
+def _prompt(generation: Record, example: Record, aspect: Aspect) -> frozenset[str]:
+    """The question and instruction sentences of the generation's prompt (its request's final
+    user message, ``messages``); none known without them."""
+    messages = generation.get("messages")
+    if not messages:
+        return frozenset()
+    user = copying.Prompt.of(messages).user
+    return extract.prompt_sentences(user, example["disease"], aspect, example["lang"])
+
+
+def read(example: Record, generation: Record, settings: Record,
+         known: Sequence[str] | None = None, literal: bool = False) -> extract.Answer:
+    """The answer read from ``generation`` (its ``output``; ``finish_reason`` and ``messages``
+    where known) for ``example``: the careful reading, or the paper's literal one. ``known``:
+    the gazetteer's entities (None: the delimiter extractor). Synonyms are not applied."""
+    aspect, lang = example_aspect(example), example["lang"]
+    text, status = extract.segment(generation["output"], example["disease"], aspect, lang,
+                                   completion=bool(settings.get("cut_at_newline", False)))
+    words = _none_words(settings, lang)
+    if literal:
+        return extract.answer(text, aspect, lang, words, known, status, literal=True)
+    return extract.answer(text, aspect, lang, words, known, status,
+                          prompt=_prompt(generation, example, aspect),
+                          cut=generation.get("finish_reason") == "length")
+
+
+def copied(example: Record, generation: Record, settings: Record) -> Record | None:
+    """The copy the answer segment is (:func:`clineval.metrics.copying.find_copy`), or None:
+    the text after App. D's answer pattern, not the whole output (echoing the question's stem
+    before the answer is the format Figure 7 shows), with the demonstration lines as the
+    exemplars, the disease's name as the input and the rest of the prompt as the instruction.
+    Needs the request's ``messages``."""
+    aspect, lang = example_aspect(example), example["lang"]
+    prompt = copying.Prompt.of(generation["messages"])
+    text, _ = extract.segment(generation["output"], example["disease"], aspect, lang,
+                              completion=bool(settings.get("cut_at_newline", False)))
+    rest, demos = extract.split_prompt(prompt.user, example["disease"], aspect, lang)
+    parts = copying.Prompt(prompt.system, "\n".join(rest), prompt.exemplar_inputs,
+                           (*prompt.exemplar_answers, *demos))
+    found = copying.find_copy(text, parts, [example["disease"]])
+    return found.as_dict() if found else None
+
+
+def score_rows(examples: Sequence[Record], generations: Mapping[str, Record], settings: Record,
                known: Sequence[Record] | None = None) -> list[Record]:
     """One scored row per example: the answers, similarities, tiers and points (0-10). The
-    gazetteer extractor knows the references of ``known`` (default: ``examples``)."""
+    gazetteer extractor knows the references of ``known`` (default: ``examples``).
+    ``generations``: by example id, each with its ``output`` and, where known, the
+    ``finish_reason`` and the request's ``messages`` (the careful reading's copy rule).
+
+    Each row is read carefully (:func:`read`; ``unanswered`` says why a row has no answer)
+    and, where the paper's literal reading reads it otherwise, keeps ``literal``: its
+    prediction, similarities, tiers and points under that reading."""
     gazetteers = (_gazetteers(examples if known is None else known)
                   if settings.get("extractor") == "gazetteer" else None)
-    cut = bool(settings.get("cut_at_newline", False))
     thesaurus = synonyms.load(str(settings["synonyms"])) if settings.get("synonyms") else {}
-    pairs, statuses = [], []
+    pairs, statuses, literal = [], [], {}
     for example in examples:
-        aspect, lang = example_aspect(example), example["lang"]
-        words = _none_words(settings, lang)
-        text, status = extract.segment(outputs[example["id"]], example["disease"], aspect, lang,
-                                       completion=cut)
-        known = gazetteers.get(example["aspect"], []) if gazetteers is not None else None
+        generation = generations[example["id"]]
+        entities = gazetteers.get(example["aspect"], []) if gazetteers is not None else None
         mapping = thesaurus.get(example["aspect"], {})
-        pred = synonyms.normalise(extract.answer(text, aspect, lang, words, known, status),
-                                  mapping)
-        ref = synonyms.normalise(extract.reference_answer(example["reference"], lang), mapping)
-        pairs.append((pred, ref, example["type"], lang))
-        statuses.append(status)
+        ref = synonyms.normalise(extract.reference_answer(example["reference"], example["lang"]),
+                                 mapping)
+        pred = synonyms.normalise(read(example, generation, settings, entities), mapping)
+        paper = synonyms.normalise(read(example, generation, settings, entities, literal=True),
+                                   mapping)
+        if _reading(paper) != _reading(pred):
+            literal[len(pairs)] = paper
+        pairs.append((pred, ref, example["type"], example["lang"]))
+        statuses.append(pred.status)
+    order = list(literal)
+    sims = similarities(pairs + [(literal[i], *pairs[i][1:]) for i in order], settings)
+    literal_sims = dict(zip(order, sims[len(pairs):], strict=True))
     rows = []
-    for example, (pred, ref, kind, _), sims, status in zip(
-        examples, pairs, similarities(pairs, settings), statuses, strict=True
+    for i, (example, (pred, ref, kind, _), status) in enumerate(
+        zip(examples, pairs, statuses, strict=True)
     ):
-        tiers = grade(sims, kind, settings)
-        rows.append({
+        row = {
             "id": example["id"], "disease_id": example["disease_id"],
             "aspect": example["aspect"], "type": kind, "lang": example["lang"],
-            "status": status,
-            "prediction": None if pred.none else pred.text,
+            "status": status, **_fields(pred, sims[i], kind, settings),
+            "unanswered": pred.unanswered,
             "reference": None if ref.none else ref.text,
-            "similarity": sims, "tier": tiers,
-            "points": 5.0 * fmean(tiers.values()),
-        })
+        }
+        generation = generations[example["id"]]
+        if generation.get("messages"):
+            row["copied"] = copied(example, generation, settings)
+        if i in literal:
+            other = _fields(literal[i], literal_sims[i], kind, settings)
+            if any(other[k] != row[k] for k in other):
+                row["literal"] = {**other, "unanswered": None}
+        rows.append(row)
     return rows
 
 
+def _reading(answer: extract.Answer) -> tuple[object, ...]:
+    return (answer.none, answer.text, answer.items, answer.number, answer.unanswered)
+
+
+def _fields(pred: extract.Answer, sims: dict[str, float], kind: str, settings: Record
+            ) -> Record:
+    """A row's prediction, similarities, tiers and points for the answer ``pred``."""
+    tiers = grade(sims, kind, settings)
+    return {"prediction": None if pred.none or pred.unanswered else pred.text,
+            "similarity": sims, "tier": tiers, "points": 5.0 * fmean(tiers.values())}
+
+
 def summarize(rows: Sequence[Record], settings: Record) -> Record:
-    """Shares, score and level overall (micro over all pairs), per aspect, and the macro mean
-    of the per-aspect scores."""
+    """Shares, score and level overall (micro over all pairs), per aspect, the macro mean
+    of the per-aspect scores, and the count of unanswered rows; where some row reads otherwise
+    under the paper's literal reading, the summary under that reading (``literal``)."""
+    summary = _summary(rows, settings)
+    paper = literal_rows(list(rows))
+    if paper is not None:
+        summary["literal"] = _summary(paper, settings)
+    return summary
+
+
+def _summary(rows: Sequence[Record], settings: Record) -> Record:
     from clineval.metrics.embedding import encoder_name
 
     levels = settings.get("levels") or aggregate.DEFAULT_LEVELS
@@ -167,6 +249,7 @@ def summarize(rows: Sequence[Record], settings: Record) -> Record:
         "aspects": values(parts, rows),
         "macro_score": value(aggregate.macro_score(parts), rows),
         "status_counts": dict(sorted(Counter(r["status"] for r in rows).items())),
+        "unanswered": sum(1 for r in rows if r.get("unanswered")),
         "languages": sorted({r["lang"] for r in rows}),
         "encoder": encoder_name(settings.get("encoder") or DEFAULT_ENCODER),
         "extractor": settings.get("extractor") or "delimiter",
@@ -180,9 +263,9 @@ def score(task: Record, examples: list[Record], generations: list[Record],
     """Per-example rows and the cell summary (see :func:`summarize`); ``known``: the examples
     whose references the gazetteer extractor knows (default: ``examples``)."""
     settings = settings_of(task)
-    outputs = {g["id"]: g["output"] for g in generations}
-    missing = [e["id"] for e in examples if e["id"] not in outputs]
+    by_id = {g["id"]: g for g in generations}
+    missing = [e["id"] for e in examples if e["id"] not in by_id]
     if missing:
         raise ValueError(f"no generation for {len(missing)} example(s), e.g. {missing[:3]}")
-    rows = score_rows(examples, outputs, settings, known)
+    rows = score_rows(examples, by_id, settings, known)
     return rows, summarize(rows, settings)

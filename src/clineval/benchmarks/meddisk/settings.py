@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, make_dataclass
 
-from clineval.benchmarks.base.settings import MISSING, Exemplars, setting
+from clineval.benchmarks.base.settings import MISSING, OFFICIAL, Exemplars, setting
 from clineval.benchmarks.base.sources import SOURCE_KINDS
 from clineval.benchmarks.meddisk.aspects import LANGS, TYPES
 from clineval.benchmarks.meddisk.calibrate import KINDS as GRADED_TYPES
@@ -35,7 +35,7 @@ Aspect = make_dataclass("Aspect", [
 @dataclass
 class Data:
     source: str = setting("demo", choices=SOURCE_KINDS, noun="sources")
-    kb: str | None = None  # the KB file (official)
+    kb: str | None = setting(None, used_when=OFFICIAL)  # the KB file (official)
     lang: str = setting(MISSING, choices=LANGS, noun="languages")
     select_aspects: list[str] | None = None
     seed: int = 0

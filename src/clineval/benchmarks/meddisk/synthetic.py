@@ -3,8 +3,14 @@
 Five ``demo`` diseases (the demonstrations) and three ``test`` diseases. Some values follow the
 paper's Figure 7 (the demonstration diseases, their primary symptoms, the auxiliary examination
 results shown there); the rest is textbook-style content written for the demo. It is **not
-clinically validated** and every record says ``synthetic: true``. Empty values exercise the
-"none" rule. Enumerated items are separated by ``|`` below.
+clinically validated** and every record says ``synthetic: true``. Enumerated items are
+separated by ``|`` below.
+
+An empty value is the explicit "none" (无) of the KB format, and it is a reference a model is
+graded against: it stands only where "none" is the clinically true answer. Those places are
+declared in :data:`NONE`, each with its reason, and only on the aspects of :data:`MAY_BE_NONE`
+(an aspect a disease can lack: an exclusive onset age, a drug, an operation, an abnormal test);
+a test checks that every empty value is declared and every declared one is empty.
 """
 
 from __future__ import annotations
@@ -23,6 +29,31 @@ ORDER = (
     "departments", "severity_level",
 )
 DECLARATIVE = {"prevalence_ages", "onset_ages", "treatment_principles"}
+#: The aspects where "none" can be a true clinical answer: Onset Ages is "the ages at which the
+#: disease occurs exclusively" (Table 1), none for a disease of any age; a disease may have no
+#: drug treatment, no operation, no abnormal laboratory or auxiliary finding. Every disease has
+#: a population, ages it is common at, symptoms, signs, sites, systems, a treatment principle,
+#: complications, departments and a severity, so those are never none here.
+MAY_BE_NONE = frozenset({"onset_ages", "medications", "surgical_procedures",
+                         "laboratory_examinations", "auxiliary_examinations"})
+#: Where the demo KB says "none" (both languages), and why that is true.
+NONE: dict[str, dict[str, str]] = {
+    "D001": {"medications": "treated by surgery and optical correction; no drug clears the lens",
+             "laboratory_examinations": "isolated congenital cataract has no laboratory "
+                                        "abnormality"},
+    "D002": {"surgical_procedures": "treated with drugs; no operation treats it"},
+    "D003": {"onset_ages": "occurs at any age",
+             "surgical_procedures": "self-limiting; never treated by surgery",
+             "auxiliary_examinations": "diagnosed clinically; imaging is normal"},
+    "D004": {"onset_ages": "occurs at any age",
+             "surgical_procedures": "treated by iron replacement and the cause's treatment",
+             "auxiliary_examinations": "its abnormal findings are laboratory ones"},
+    "D005": {"onset_ages": "occurs at any age, though mostly at 10 to 30 years"},
+    "D006": {"onset_ages": "occurs at any age, children included, though mostly over 40"},
+    "D007": {"onset_ages": "occurs at any age",
+             "surgical_procedures": "treated medically (drainage is for its complications)"},
+    "D008": {"onset_ages": "occurs at any adult age, though mostly over 50"},
+}
 
 # id, ICD-10, role, (zh name, en name), then the 17 text aspects as (zh, en) and the severity.
 _DISEASES: list[tuple[Any, ...]] = [
@@ -38,7 +69,8 @@ _DISEASES: list[tuple[Any, ...]] = [
         ("", ""), ("晶状体裂隙灯检查（晶状体浑浊）", "slit-lamp examination (lens opacity)"),
         ("眼科", "ophthalmology")], 2),
     ("D002", "E07.8", "demo", ("甲状腺激素抵抗综合征", "thyroid hormone resistance syndrome"), [
-        ("儿童|青少年", "children|adolescents"), ("儿童期多见", "mostly in childhood"), ("", ""),
+        ("儿童|青少年", "children|adolescents"), ("儿童期多见", "mostly in childhood"),
+        ("出生时即存在", "present from birth"),
         ("甲状腺肿大|水肿|乏力|心动过缓", "goitre|oedema|fatigue|bradycardia"),
         ("多动|学习困难", "hyperactivity|learning difficulties"),
         ("甲状腺激素升高而促甲状腺激素不被抑制", "high thyroid hormones with unsuppressed TSH"),
@@ -92,13 +124,15 @@ _DISEASES: list[tuple[Any, ...]] = [
         ("中老年人|肥胖者", "middle-aged and older people|people with obesity"),
         ("40岁以上多见", "mostly over 40 years"), ("", ""),
         ("多饮|多尿|体重下降", "polydipsia|polyuria|weight loss"),
-        ("乏力|视物模糊", "fatigue|blurred vision"), ("", ""),
-        ("", ""), ("胰腺", "pancreas"), ("血管|肾脏|视网膜", "blood vessels|kidneys|retina"),
+        ("乏力|视物模糊", "fatigue|blurred vision"),
+        ("起病隐匿|黑棘皮病", "insidious onset|acanthosis nigricans"),
+        ("腹型肥胖|足部感觉减退", "central obesity|reduced foot sensation"),
+        ("胰腺", "pancreas"), ("血管|肾脏|视网膜", "blood vessels|kidneys|retina"),
         ("内分泌系统", "endocrine system"),
         ("控制饮食、规律运动并药物控制血糖", "diet, regular exercise and drugs to control "
                                             "blood glucose"),
         ("糖尿病肾病|糖尿病视网膜病变", "diabetic nephropathy|diabetic retinopathy"),
-        ("二甲双胍|胰岛素", "metformin|insulin"), ("", ""),
+        ("二甲双胍|胰岛素", "metformin|insulin"), ("代谢手术", "metabolic surgery"),
         ("空腹血糖升高|糖化血红蛋白升高", "raised fasting glucose|raised HbA1c"),
         ("眼底检查（微血管瘤）", "fundoscopy (microaneurysms)"),
         ("内分泌科", "endocrinology")], 2),
@@ -107,7 +141,8 @@ _DISEASES: list[tuple[Any, ...]] = [
                                                     "all ages, most common in the elderly"),
         ("", ""), ("发热|咳嗽|咳痰", "fever|cough|sputum"),
         ("胸痛|气促", "chest pain|breathlessness"),
-        ("", ""), ("肺部湿啰音", "crackles over the lung"), ("肺", "lung"), ("肺实质", "lung "
+        ("铁锈色痰|胸膜炎性胸痛", "rusty sputum|pleuritic chest pain"),
+        ("肺部湿啰音", "crackles over the lung"), ("肺", "lung"), ("肺实质", "lung "
                                                                              "parenchyma"),
         ("呼吸系统", "respiratory system"), ("抗感染及支持治疗", "antibiotics and supportive care"),
         ("呼吸衰竭|脓毒症", "respiratory failure|sepsis"), ("阿莫西林|阿奇霉素",

@@ -15,7 +15,7 @@ from clineval.benchmarks.meddisk.aspects import registry
 from clineval.io import Record
 from clineval.metrics.significance import adjust, welch
 from clineval.tables.format import SMOKE_MARK, fmt, smoke_note
-from clineval.tables.render import Block, Table
+from clineval.tables.render import Block, Table, source
 
 MODE_TITLES = {"one_shot": "five demonstrations (the paper's setting)",
                "zero_shot": "no demonstrations (not the paper's setting)"}
@@ -25,6 +25,11 @@ METRIC_NAMES = {"cosine": "embedding cosine", "bleu_1": "BLEU-1", "rouge_1": "RO
 
 def _name(cell: Record) -> str:
     return cell["display_name"] + (SMOKE_MARK if cell["smoke"] else "")
+
+
+def _row_sources(cell: Record, row: list[str]) -> list[list[str]]:
+    """A row of one cell: its values (after the model's name) come from that cell."""
+    return [[], *(source(cell) if text != "–" else [] for text in row[1:])]
 
 
 def _blocks(spec: Record, cells: list[Record], tasks: dict[str, Record]):
@@ -65,7 +70,7 @@ def table4(spec: Record, cells: list[Record], tasks: dict[str, Record]) -> Table
                "Total Score", "Level"]
     blocks, records = [], []
     for task, mode, title, shown in _blocks(spec, cells, tasks):
-        rows = []
+        rows, sources = [], []
         for cell in sorted(shown, key=lambda c: (-c["summary"]["score"], c["display_name"])):
             summary = cell["summary"]
             share = summary["shares"]
@@ -73,11 +78,12 @@ def table4(spec: Record, cells: list[Record], tasks: dict[str, Record]) -> Table
             rows.append([_name(cell), kind, *(fmt(100 * share[t], 1) + "%" for t in
                                                ("cw", "pc", "bc")),
                          fmt(summary["score"], decimals), str(summary["level"])])
+            sources.append(_row_sources(cell, rows[-1]))
             records.append({"task": task, "mode": mode, "model": cell["model"], "type": kind,
                             "n": summary["n"], "cw": share["cw"], "pc": share["pc"],
                             "bc": share["bc"], "score": summary["score"],
                             "level": summary["level"], "macro_score": summary["macro_score"]})
-        blocks.append(Block(title, rows))
+        blocks.append(Block(title, rows, sources))
     return Table(spec["title"], columns, blocks, _notes(spec, cells, tasks), records)
 
 
@@ -96,17 +102,18 @@ def aspects_table(spec: Record, cells: list[Record], tasks: dict[str, Record]) -
     columns = ["Model", *(abbr for _, abbr in order), "Macro"]
     blocks, records = [], []
     for task, mode, title, shown in _blocks(spec, cells, tasks):
-        rows = []
+        rows, sources = [], []
         for cell in sorted(shown, key=lambda c: c["display_name"]):
             per = cell["summary"]["aspects"]
             values = [per[k]["score"] if k in per else None for k, _ in order]
             rows.append([_name(cell), *(fmt(v, decimals) if v is not None else "–"
                                         for v in values),
                          fmt(cell["summary"]["macro_score"], decimals)])
+            sources.append(_row_sources(cell, rows[-1]))
             records.extend({"task": task, "mode": mode, "model": cell["model"], "aspect": k,
                             "n": per[k]["n"] if k in per else 0, "score": v}
                            for (k, _), v in zip(order, values, strict=True))
-        blocks.append(Block(title, rows))
+        blocks.append(Block(title, rows, sources))
     return Table(spec["title"], columns, blocks, _notes(spec, cells, tasks), records)
 
 
@@ -117,14 +124,15 @@ def tiers_table(spec: Record, cells: list[Record], tasks: dict[str, Record]) -> 
     groups = [("", 1), *((label, 3) for label in labels.values())]
     blocks, records = [], []
     for task, mode, title, shown in _blocks(spec, cells, tasks):
-        rows = []
+        rows, sources = [], []
         for cell in sorted(shown, key=lambda c: c["display_name"]):
             by_metric = cell["summary"]["shares_by_metric"]
             rows.append([_name(cell), *(fmt(100 * by_metric[m][t], 1) + "%" for m in labels
                                         for t in ("cw", "pc", "bc"))])
+            sources.append(_row_sources(cell, rows[-1]))
             records.extend({"task": task, "mode": mode, "model": cell["model"], "metric": m,
                             **by_metric[m]} for m in labels)
-        blocks.append(Block(title, rows))
+        blocks.append(Block(title, rows, sources))
     return Table(spec["title"], columns, blocks, _notes(spec, cells, tasks), records,
                  groups=groups)
 
@@ -164,7 +172,11 @@ def table5(spec: Record, cells: list[Record], tasks: dict[str, Record]) -> Table
                 tests.append((key, abbr, medical, backbone, result))
         adjusted = adjust([t[4].p if t[4] else None for t in tests], correction)
         grid: dict[str, list[str]] = {}
+        origin: dict[str, list[list[str]]] = {}
         for (key, abbr, medical, backbone, result), p in zip(tests, adjusted, strict=True):
+            origin.setdefault(abbr, []).append(
+                [p for m in (medical, backbone) if m in by_model for p in source(by_model[m])]
+                if result is not None else [])
             if result is None:
                 text = "–"
             elif result.t is None:
@@ -177,7 +189,8 @@ def table5(spec: Record, cells: list[Record], tasks: dict[str, Record]) -> Table
                             **(result.as_dict() if result else dict.fromkeys(_TEST_FIELDS)),
                             "p_adjusted": p,
                             "correction": correction})
-        blocks.append(Block(title, [[abbr, *values] for abbr, values in grid.items()]))
+        blocks.append(Block(title, [[abbr, *values] for abbr, values in grid.items()],
+                            [[[], *origin[abbr]] for abbr in grid]))
     notes = [f"Welch's t-test (two-sided) of per-disease {METRIC_NAMES[metric]} per aspect, "
              f"medical model minus backbone; * p < {alpha:g}"
              + ("" if correction == "none" else f" after {correction} correction per block")

@@ -13,10 +13,12 @@ from collections.abc import Callable
 from pathlib import Path
 
 from clineval.benchmarks.base.exemplars import exemplar_count
+from clineval.benchmarks.base.reading import Reading
 from clineval.benchmarks.base.standard import StandardBenchmark
 from clineval.benchmarks.medeval import baselines, prompts, sources, tables
 from clineval.benchmarks.medeval import examples as task_examples
 from clineval.benchmarks.medeval.examples import PAPER_SHOTS, SENTENCE_TASKS
+from clineval.benchmarks.medeval.reading import reading as row_reading
 from clineval.io import Record
 from clineval.metrics.aggregate import Headline
 from clineval.tables.render import Table
@@ -27,8 +29,16 @@ class MedEvalBenchmark(StandardBenchmark):
     data_version = "2"
     # 2: strict labels allow no other token; rewrites and summaries read from the prompt's
     # open slot (answer_span) (issue 26)
-    scoring_version = "2"
+    # 3: copied text earns nothing (issue 34): an echo of the input, a replayed exemplar or an
+    # irrelevant rewrite is unqualified; the paper's literal reading is kept (readings.py)
+    scoring_version = "3"
+    literal_reading = (
+        "an output that repeats its input sentence or report, or an exemplar's (a label word "
+        "inside a repeated sentence; a repeated or irrelevant rewrite and a repeated report "
+        "scored by BLEU, ROUGE and the judges as written)")
     baselines = baselines.BASELINES
+    #: the loss of abnormality accuracy a rewrite causes (content distortion, Table 3)
+    lower_is_better = ("*.dacc_ab",)
 
     def source_files(self, task: Record, data_root: Path, task_name: str) -> dict[str, Path]:
         return sources.source_files(task, data_root, task_name)
@@ -52,6 +62,10 @@ class MedEvalBenchmark(StandardBenchmark):
             seed=int(exemplars.get("seed", data.get("seed", 0))),
             limit=data.get("limit"),
         )
+
+    def style(self, mode: Record) -> str:
+        """Always ``direct``: the paper asks for direct answers only (prompts.py)."""
+        return "direct"
 
     def build_requests(self, task: Record, mode: Record, templates: Record,
                        examples: list[Record], exemplars: list[Record],
@@ -99,9 +113,12 @@ class MedEvalBenchmark(StandardBenchmark):
             if metric not in ("per_code", "n")
         }
 
+    def reading(self, row: Record, example: Record) -> Reading:
+        return row_reading(row, example)
+
     def answered(self, row: Record) -> bool | None:
-        """A qualified answer (a label, or every code of the domain); None for summaries and
-        rewrites, which have no qualified form (their text: ``scoring.answer_span``)."""
+        """A qualified answer: a label, every code of the domain, or a rewrite or summary that
+        is no copy of the prompt and not empty (readings.py)."""
         return row.get("qualified")
 
     def summarize_rows(self, task: Record, rows: list[Record]) -> Record:

@@ -10,9 +10,12 @@ return a single word"; "1. abnormal" is not). Anything else is unqualified (pred
 Generated texts (``answer_span``): ``slot`` (default) reads the answer the prompt's open label
 asks for: an output that echoes the prompt's frame (starts with ``Report:`` / ``Sentence:``)
 is answered after its first ``Summary:`` / ``Rewrite:`` (none: an empty answer), and the answer
-ends where a frame label of the task starts another example. ``whole`` keeps the output, a
-leading ``Rewrite:``/``Summary:`` label dropped. Labels are the paper's (App. C), matched as
-written (capitalised).
+ends where a frame label of the task starts another example; a rewrite framed in the model's
+own words (``Original sentence: "…" Rewritten sentence: "…"``) is read the same way, and a
+rewrite is its first line, quotes dropped (:func:`readings.rewrite_slot`). ``whole`` keeps the
+output, a leading ``Rewrite:``/``Summary:`` label dropped. Labels are the paper's (App. C),
+matched as written (capitalised). Whether the text read is a copy of the prompt (and so
+unqualified) is decided by :mod:`clineval.benchmarks.medeval.readings`.
 """
 
 from __future__ import annotations
@@ -21,15 +24,14 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from clineval.benchmarks.medeval import readings
+
 MODES = ("lenient", "strict")
 SPANS = ("slot", "whole")
 _LEAD = re.compile(r"^\s*(?:label|answer)\s*[:\-]\s*", re.IGNORECASE)
 _TEXT_LEAD = re.compile(r"^\s*(?:rewrite|rewritten sentence|summary)\s*:\s*", re.IGNORECASE)
 _WORD = re.compile(r"[a-z]+")
 _TOKEN = re.compile(r"[^\W_]+")
-#: Per generation task: the labels of the prompt's input and the label the answer follows.
-FRAMES = {"summarization": (("Report:",), "Summary:"),
-          "rewriting": (("Sentence:", "Diagnostic:"), "Rewrite:")}
 
 
 @dataclass(frozen=True)
@@ -61,17 +63,12 @@ def clean_text(output: str) -> str:
 
 def answer_text(output: str, kind: str, span: str = "slot") -> str:
     """The rewrite or summary in ``output`` (``kind``: rewriting or summarization) by
-    ``span`` (see the module docstring)."""
+    ``span`` (see the module docstring), as written: whether it is a copy is decided by
+    :mod:`clineval.benchmarks.medeval.readings`."""
     if span not in SPANS:
         raise ValueError(f"answer span {span!r}; use {' or '.join(SPANS)}")
     if span == "whole":
         return clean_text(output)
-    inputs, label = FRAMES[kind]
-    text = output.strip()
-    if text.startswith(inputs):  # the prompt's frame echoed: the answer follows its label
-        at = text.find(label)
-        text = "" if at < 0 else text[at + len(label):]
-    text = clean_text(text)
-    labels = "|".join(re.escape(name) for name in (*inputs, label))
-    following = re.search(rf"(?:^|(?<=\s))(?:{labels})", text)
-    return text[: following.start()].strip() if following else text
+    if kind == "rewriting":
+        return readings.rewrite_slot(output)
+    return readings.read_frame(output, kind).answer

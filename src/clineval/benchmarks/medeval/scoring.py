@@ -29,8 +29,9 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from clineval.benchmarks.base import literal_rows
 from clineval.benchmarks.base.judge import judge as judge_model
-from clineval.benchmarks.medeval import classifiers, formats, synthetic
+from clineval.benchmarks.medeval import classifiers, formats, readings, synthetic
 from clineval.benchmarks.medeval.codes import extract_codes
 from clineval.benchmarks.medeval.examples import LABELS
 from clineval.benchmarks.medeval.extract import answer_text, extract_label
@@ -78,25 +79,74 @@ def _frac(value: float | None) -> float | None:
 
 
 # -- per-example extraction ---------------------------------------------------------------------
-def _row(example: Record, output: str, scoring: Record) -> Record:
+def _input(example: Record) -> str:
+    """The example's own text as the prompt shows it: its sentence or report."""
+    fields = example["fields"]
+    return str(fields.get("sentence") or fields.get("report") or "")
+
+
+def _row(example: Record, generation: Record, scoring: Record) -> Record:
+    """The example's row (:func:`read_row`), the exemplars read from the generation's prompt
+    (its ``messages``, when given)."""
+    messages = generation.get("messages")
+    shown = readings.shown_prompt(messages, example["task"])
+    return read_row(example, generation["output"], scoring, shown, messages)
+
+
+def read_row(example: Record, output: str, scoring: Record,
+             shown: readings.Shown | None = None, messages: list[Record] | None = None
+             ) -> Record:
+    """The example's row before its metrics: the careful reading of ``output``
+    (:mod:`readings`; ``shown``: the exemplars the prompt showed) in its fields; where the
+    paper's literal reading gives other fields, those in ``literal``; ``qualified``, and why
+    not (``unqualified``); ``copied`` where the prompt is known (``messages``) or a copy
+    decided the reading."""
     row = {k: example[k] for k in ("id", "task", "domain", "group", "split")}
     row["draw"] = int(example.get("draw", 0))
-    kind = example["task"]
+    kind, own = example["task"], _input(example)
+    decided: str | None = None
     if kind in LABELS:
-        found = extract_label(output, LABELS[kind], scoring.get("extraction", "lenient"))
+        mode = scoring.get("extraction", "lenient")
+        text = readings.label_text(output, kind, own, shown)
+        found = extract_label(text.text, LABELS[kind], mode)
         row |= {"prediction": found.prediction, "qualified": found.qualified,
                 "reference": example["reference"],
                 "correct": found.prediction == example["reference"]}
+        literal = extract_label(output, LABELS[kind], mode)
+        if (literal.prediction, literal.qualified) != (found.prediction, found.qualified):
+            row["literal"] = {"prediction": literal.prediction, "qualified": literal.qualified,
+                              "correct": literal.prediction == example["reference"]}
+        decided = text.copy if not found.qualified else None
+        why = text.why
     elif kind == "codes":
-        found = extract_codes(output, list(example["reference"]))
+        text = readings.label_text(output, kind, own, shown)
+        found = extract_codes(text.text, list(example["reference"]))
         row |= {"prediction": found.predicted, "qualified": found.qualified,
                 "conflicts": list(found.conflicts), "reference": example["reference"],
                 "exact_match": found.predicted == example["reference"]}
+        literal = extract_codes(output, list(example["reference"]))
+        if literal.predicted != found.predicted or literal.qualified != found.qualified:
+            row["literal"] = {"prediction": literal.predicted, "qualified": literal.qualified,
+                              "conflicts": list(literal.conflicts),
+                              "exact_match": literal.predicted == example["reference"]}
+        decided = text.copy if not found.qualified else None
+        why = text.why
     else:
-        row |= {"prediction": answer_text(output, kind, scoring.get("answer_span", "slot")),
+        span = scoring.get("answer_span", "slot")
+        slot = answer_text(output, kind, span)
+        read = (readings.read_rewrite if kind == "rewriting" else readings.read_summary)(
+            output, own, shown, slot)
+        row |= {"prediction": read.text, "qualified": read.qualified,
                 "reference": example["reference"]}
+        if read.literal != read.text:
+            row["literal"] = {"prediction": read.literal}
         if kind == "rewriting":
             row |= {"original": example["fields"]["sentence"], "labels": example["labels"]}
+        decided, why = read.copy, read.why
+    if why is not None and not row["qualified"]:
+        row["unqualified"] = why
+    if messages is not None or decided is not None:
+        row["copied"] = readings.copied(output, own, shown, messages, decided)
     return row
 
 
@@ -182,29 +232,53 @@ def _summaries(scoring: Record, within: Test) -> dict[str, Aggregate]:
 
 
 def with_rouge(rows: list[Record], scoring: Record) -> None:
-    """Record each summary row's ROUGE (``rouge``) where it has none yet: scored rows carry
-    it, so tables and resamples never recompute it."""
+    """Record each summary row's ROUGE (``rouge``) where it has none yet, and that of its
+    prediction under the paper's literal reading (in ``literal``): scored rows carry it, so
+    tables and resamples never recompute it."""
     stem = bool((scoring.get("rouge") or {}).get("use_stemmer", False))
     for row in rows:
-        if "rouge" not in row:
-            from clineval.metrics.rouge import rouge_f1  # imports nltk: slow
+        for fields in (row, row.get("literal")):
+            if fields and "prediction" in fields and "rouge" not in fields:
+                from clineval.metrics.rouge import rouge_f1  # imports nltk: slow
 
-            row["rouge"] = rouge_f1(row["prediction"], row["reference"], use_stemmer=stem)
+                fields["rouge"] = rouge_f1(fields["prediction"], row["reference"],
+                                           use_stemmer=stem)
+
+
+#: What an unqualified rewrite (App. D) counts as, per judge: the original's verdict for
+#: ambiguity (nothing disambiguated: it adds 0 to ΔAcc_am) and no verdict, wrong, for
+#: abnormality (no diagnosis kept: it counts as distorted in ΔAcc_ab) (docs/medeval.md,
+#: "Copied text and readings").
+UNQUALIFIED_VERDICTS = {"ambiguous": "original", "abnormal": None}
 
 
 def judge_rewrites(rows: list[Record], judges: Callable[[str], Record]) -> None:
     """Record in each row (``judged``) the group's classifiers' labels for the original
-    sentence and the rewrite; rows of one domain group."""
+    sentence and the rewrite; rows of one domain group. An unqualified rewrite is not judged:
+    it counts as :data:`UNQUALIFIED_VERDICTS`. A row with another prediction under the paper's
+    literal reading gets that prediction's verdicts too (``literal.judged``)."""
     if not rows:
         return
     judge = judges(rows[0]["group"])
     originals = [r["original"] for r in rows]
-    rewrites = [r["prediction"] for r in rows]
+    judged = [r for r in rows if r.get("qualified", True)]
+    literal = [r for r in rows if "prediction" in (r.get("literal") or {})]
     for label in ("ambiguous", "abnormal"):
         clf = judge[label]
-        before, after = clf.predict(originals), clf.predict(rewrites)
-        for row, b, a in zip(rows, before, after, strict=True):
-            row.setdefault("judged", {})[label] = {"original": b, "rewrite": a}
+        before = clf.predict(originals)
+        after = dict(zip([r["id"] for r in judged], clf.predict([r["prediction"] for r in judged]),
+                         strict=True))
+        literally = dict(zip([r["id"] for r in literal],
+                             clf.predict([r["literal"]["prediction"] for r in literal]),
+                             strict=True))
+        for row, b in zip(rows, before, strict=True):
+            rewrite = after.get(row["id"], UNQUALIFIED_VERDICTS[label])
+            if row["id"] not in after and rewrite == "original":
+                rewrite = b
+            row.setdefault("judged", {})[label] = {"original": b, "rewrite": rewrite}
+            if row["id"] in literally:
+                row["literal"].setdefault("judged", {})[label] = {
+                    "original": b, "rewrite": literally[row["id"]]}
             # a model judge can answer off format (None): its qualified rate is reported
             row["judge_kind"] = "model" if clf.answers_off_format else "classifier"
 
@@ -228,7 +302,9 @@ def _rewriting(rows: list[Record], scoring: Record, within: Test) -> dict[str, A
         if mine.get("judge_kind") == "model":  # the share of its answers on format
             part |= {f"judge_qr_{short}_{side}": Share(
                 lambda row, side=side, label=label: row["judged"][label][side] is not None,
-                within) for side in ("original", "rewrite")}
+                within if side == "original"
+                else lambda row: within(row) and row.get("qualified", True))
+                for side in ("original", "rewrite")}
     return part
 
 
@@ -346,7 +422,16 @@ def _evaluated(task: Record, rows: list[Record]) -> tuple[str, Record, list[Reco
 
 def summarize_rows(task: Record, rows: list[Record]) -> Record:
     """The summary's per-part metrics from scored rows (those marked ``evaluated``; rewriting
-    rows carry their judges' labels)."""
+    rows carry their judges' labels); where a row reads otherwise under the paper's literal
+    reading, that reading's summary too (``literal``: ARCHITECTURE.md, Readings)."""
+    summary = _summary(task, rows)  # gives summary rows their literal prediction's ROUGE too
+    literal = literal_rows(rows)
+    if literal is not None:
+        summary["literal"] = _summary(task, literal)
+    return summary
+
+
+def _summary(task: Record, rows: list[Record]) -> Record:
     kind, scoring, evaluated = _evaluated(task, rows)
     summary: Record = {"task": kind, "n": len(evaluated)}
     for level, parts in _parts(evaluated, kind, scoring).items():
@@ -374,7 +459,7 @@ def score(task: Record, examples: list[Record], generations: list[Record]) -> tu
         list[Record], Record]:
     """Per-example rows and the cell summary (see the module docstring)."""
     scoring = settings(task)
-    outputs = {g["id"]: g["output"] for g in generations}
+    outputs = {g["id"]: g for g in generations}
     missing = [e["id"] for e in examples if e["id"] not in outputs]
     if missing:
         raise ValueError(f"no generation for {len(missing)} example(s), e.g. {missing[:3]}")

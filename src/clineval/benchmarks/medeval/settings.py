@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from clineval.benchmarks.base.settings import MISSING, Exemplars, setting
+from clineval.benchmarks.base.settings import MISSING, OFFICIAL, Exemplars, setting
 from clineval.benchmarks.base.sources import SOURCE_KINDS
 from clineval.benchmarks.medeval.classifiers import DECODINGS
 from clineval.benchmarks.medeval.classifiers import KINDS as CLASSIFIER_KINDS
@@ -42,7 +42,7 @@ class Data:
 
 @dataclass
 class SentenceData(Data):
-    sentences: str | None = None
+    sentences: str | None = setting(None, used_when=OFFICIAL)
 
 
 @dataclass
@@ -53,12 +53,12 @@ class CodeSet:
 
 @dataclass
 class ReportData(Data):
-    reports: str | None = None
-    openi: str | None = None
-    mimic_cxr: str | None = None
-    mimic_cxr_root: str | None = None
-    mimic_cxr_split: str | None = None
-    chexpert: str | None = None
+    reports: str | None = setting(None, used_when=OFFICIAL)
+    openi: str | None = setting(None, used_when=OFFICIAL)
+    mimic_cxr: str | None = setting(None, used_when=OFFICIAL)
+    mimic_cxr_root: str | None = setting(None, used_when=OFFICIAL)
+    mimic_cxr_split: str | None = setting(None, used_when=OFFICIAL)
+    chexpert: str | None = setting(None, used_when=OFFICIAL)
     chexpert_uncertain: str = setting("unknown", choices=CODE_VALUES, noun="code values")
     chexpert_blank: str = setting("unknown", choices=CODE_VALUES, noun="code values")
     code_sets: dict[str, CodeSet] | None = None

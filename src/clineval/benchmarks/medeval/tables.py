@@ -26,7 +26,7 @@ from clineval.benchmarks.medeval.formats import CHEST, MISC
 from clineval.errors import ConfigError
 from clineval.io import Record
 from clineval.tables.format import SMOKE_MARK, fmt, smoke_note
-from clineval.tables.render import Block, Table
+from clineval.tables.render import Block, Table, source
 
 GROUP_LABEL = {CHEST: "Chest", MISC: "Misc."}
 MODE_TITLES = {
@@ -135,6 +135,15 @@ def _by_model_mode(cells: list[Record]) -> dict[tuple[str, str], dict[str, Recor
     return found
 
 
+def _paths(cells: list[Record]) -> dict[tuple[str, str], dict[str, list[str]]]:
+    """(model, mode) -> task kind -> the cell's path, as sources (the examples behind its
+    values)."""
+    found: dict[tuple[str, str], dict[str, list[str]]] = {}
+    for cell in cells:
+        found.setdefault((cell["model"], cell["mode"]), {})[cell["summary"]["task"]] = source(cell)
+    return found
+
+
 def _value(summaries: dict[str, Record], col: Column) -> tuple[float | None, int | None, bool]:
     """(value, n, present): present is False when the task or the part was not run."""
     summary = summaries.get(col.kind)
@@ -197,21 +206,23 @@ def _record(mode: str, model: str, col: Column, value: float | None, n: int | No
 
 def _per_model(spec: Record, cells: list[Record], cols: list[Column]) -> tuple[
         list[Block], list[Record]]:
-    grid = _by_model_mode(cells)
+    grid, paths = _by_model_mode(cells), _paths(cells)
     names = _names(cells)
     blocks, records = [], []
     for mode in spec["modes"]:
-        rows = []
+        rows, sources = [], []
         for model in dict.fromkeys(c["model"] for c in cells if c["mode"] == mode):
             name, smoke = names[model]
-            row = [name + (SMOKE_MARK if smoke else "")]
+            row, origin = [name + (SMOKE_MARK if smoke else "")], [[]]
             for col in cols:
                 value, n, present = _value(grid[(model, mode)], col)
                 row.append(fmt(value, col.decimals) if present else NOT_RUN)
+                origin.append(paths[(model, mode)][col.kind] if present else [])
                 if present:
                     records.append(_record(mode, model, col, value, n))
             rows.append(row)
-        blocks.append(Block(MODE_TITLES.get(mode, mode), rows))
+            sources.append(origin)
+        blocks.append(Block(MODE_TITLES.get(mode, mode), rows, sources))
     return blocks, records
 
 
@@ -224,18 +235,21 @@ def _members(spec: Record, key: str, cells: list[Record]) -> dict[str, list[str]
 
 def _table6(spec: Record, cells: list[Record], cols: list[Column]) -> tuple[
         list[Block], list[Record]]:
-    grid = _by_model_mode(cells)
-    rows, records = [], []
+    grid, paths = _by_model_mode(cells), _paths(cells)
+    rows, records, sources = [], [], []
     for label, models in _members(spec, "model_groups", cells).items():
-        row = [label]
+        row, origin = [label], [[]]
         for col in cols:
             values = [_value(grid[(m, mode)], col)[0] for m in models for mode in spec["modes"]
                       if (m, mode) in grid]
             value = aggregate.mean(values)
             row.append(fmt(value, col.decimals) if values else NOT_RUN)
+            origin.append([p for m in models for mode in spec["modes"]
+                           for p in paths.get((m, mode), {}).get(col.kind, [])])
             records.append(_record("+".join(spec["modes"]), label, col, value, len(values)))
         rows.append(row)
-    return [Block("Average accuracy over the group's cells", rows)], records
+        sources.append(origin)
+    return [Block("Average accuracy over the group's cells", rows, sources)], records
 
 
 def _table7(spec: Record, cells: list[Record]) -> Table:
@@ -259,12 +273,20 @@ def _table7(spec: Record, cells: list[Record]) -> Table:
                                                                nlg_parts))
     nlu_family, nlu_mode = aggregate.family_table(nlu, modes)
     nlg_family, nlg_mode = aggregate.family_table(nlg, modes)
-    rows, records = [], []
+    paths, members = _paths(cells), _members(spec, "families", cells)
+
+    def behind(models: list[str], shown: list[str]) -> list[str]:
+        return [path for m in models for mode in shown
+                for found in paths.get((m, mode), {}).values() for path in found]
+
+    rows, records, sources = [], [], []
     for family in nlu:
         for mode in modes:
             rows.append([family, MODE_TITLES.get(mode, mode).split(" (")[0],
                          fmt(nlu_family[family][mode], 2), fmt(nlu_family[family]["average"], 2),
                          fmt(nlg_family[family][mode], 2), fmt(nlg_family[family]["average"], 2)])
+            here, every = behind(members[family], [mode]), behind(members[family], modes)
+            sources.append([[], [], here, every, here, every])
             for metric, value in (("nlu_accuracy", nlu_family[family][mode]),
                                   ("nlg_bleu4", nlg_family[family][mode])):
                 records.append({"mode": mode, "model": family, "task": "all", "part": "all",
@@ -272,8 +294,12 @@ def _table7(spec: Record, cells: list[Record]) -> Table:
                                 "value": "" if value is None else f"{value:.4f}"})
     average = [["Average", MODE_TITLES.get(m, m).split(" (")[0], fmt(nlu_mode[m], 2), "",
                 fmt(nlg_mode[m], 2), ""] for m in modes]
+    everyone = [m for models in members.values() for m in models]
     header = ["Model family", "Shots", "Individual", "Average", "Individual", "Average"]
-    return Table(spec["title"], header, [Block("Families", rows), Block("Average", average)],
+    return Table(spec["title"], header,
+                 [Block("Families", rows, sources),
+                  Block("Average", average, [[[], [], behind(everyone, [m]), [],
+                                              behind(everyone, [m]), []] for m in modes])],
                  [], records, groups=[("", 2), ("NLU (Accuracy)", 2), ("NLG (BLEU-4)", 2)],
                  align="llrrrr")
 

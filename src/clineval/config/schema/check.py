@@ -62,6 +62,11 @@ def _optional(tp: Any) -> tuple[Any, bool]:
     return tp, False
 
 
+def optional_type(tp: Any) -> Any:
+    """``tp`` without ``None`` (``Demo | None``: ``Demo``)."""
+    return _optional(tp)[0]
+
+
 @cache
 def hints(schema: type) -> dict[str, Any]:
     return typing.get_type_hints(schema)

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from clineval.benchmarks.base.settings import MISSING, setting
+from clineval.export.eee_schema import relationships
 
 
 @dataclass
@@ -58,12 +59,47 @@ class Dvc:
     push_credentialed: bool = False  # dvc push also sends credentialed artifacts
 
 
+#: ``report.examples.prompts``: embed each example's prompt in the explorer's pages ``always``,
+#: ``never``, or ``auto``: except for tasks whose files may not be shared (credentialed,
+#: unreleased or private data).
+PROMPTS = ("auto", "always", "never")
+
+
+@dataclass
+class Examples:
+    """``report.examples``: the report's per-example explorer (docs/report.md)."""
+
+    prompts: str = setting("auto", choices=PROMPTS)
+
+
+@dataclass
+class Report:
+    examples: Examples | None = None
+
+
+@dataclass
+class Eee:
+    """``export.eee``: what ``clineval export eee`` writes beside the results (docs/export.md)."""
+
+    organization: str | None = None  # source_organization_name: who ran the evaluation
+    organization_url: str | None = None
+    evaluator_relationship: str = setting("third_party", choices=relationships)
+    credentialed_text: bool = False  # true: credentialed tasks' records keep their texts
+
+
+@dataclass
+class Export:
+    eee: Eee | None = None
+
+
 @dataclass
 class Root:
     """The composed config's top level; each named section has its own schema."""
 
     paths: Paths | None = None
     dvc: Dvc | None = None
+    report: Report | None = None
+    export: Export | None = None
     grid: dict[str, Any] = MISSING
     models: dict[str, Any] = MISSING
     tasks: dict[str, Any] = MISSING

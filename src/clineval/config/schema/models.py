@@ -41,7 +41,7 @@ class Sampling:
     temperature: float = setting(MISSING, ge=0)
     top_p: float | None = setting(None, gt=0, le=1)
     top_k: int | None = setting(None, ge=0)
-    max_tokens: int = setting(MISSING, ge=1)
+    max_tokens: int | None = setting(None, ge=1)  # null: each task's budget (config/budget.py)
     seed: int = MISSING
     repetition_penalty: float | None = setting(None, gt=0)
     stop: Any = None  # a string or a list of strings
@@ -65,7 +65,13 @@ class Resources:
 
 @dataclass
 class Access:
+    """What a remote model may receive beyond public and synthetic data (the tiers of
+    :data:`clineval.config.schema.tasks.ACCESS`; :mod:`clineval.workflow.access`)."""
+
+    #: credentialed data (MIMIC, ...): a remote model must say true or false
     allow_credentialed_data: bool | None = None
+    #: unreleased and private data (a MedDisK knowledge base, the user's own files); null: false
+    allow_private_data: bool | None = None
 
 
 @dataclass

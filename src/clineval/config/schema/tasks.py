@@ -12,8 +12,28 @@ from clineval.benchmarks import BENCHMARKS, get_settings
 from clineval.benchmarks.base.settings import MISSING, Exemplars, setting
 from clineval.config.schema.models import Resources, Truncation
 
-#: Who may see a task's data: anyone, or only those under its data use agreement.
-ACCESS = ("public", "credentialed")
+#: The data-access tiers a task declares for its official files (``access``; null: public):
+#: ``public``, anyone's (MedCalc-Bench, MeQSum, LongHealth, Open-i); ``credentialed``, only for
+#: those under its data use agreement (PhysioNet's for MIMIC, MedNLI, Problem Summary);
+#: ``unreleased``, a benchmark's data its authors have not released, in the documented format
+#: the user fills (MedDisK's knowledge base, MedEval's VA data); ``private``, the user's own
+#: unreleased data. The demo's files are the project's synthetic data, anyone's whatever the
+#: task declares. Every tier but ``public`` keeps a remote model away from the task's cells and
+#: its artifacts off DVC remotes unless the config allows it (:mod:`clineval.workflow.access`).
+ACCESS = ("public", "credentialed", "unreleased", "private")
+#: The tier of a task that reads the demo's files, whatever its ``access``.
+SYNTHETIC = "synthetic"
+#: The tiers whose files may not leave the machine unless the config allows it.
+RESTRICTED = ("credentialed", "unreleased", "private")
+
+
+@dataclass
+class Budget:
+    """``max_tokens`` of a task: the tokens an answer may take, per answer style
+    (config/budget.py)."""
+
+    direct: int | None = setting(None, ge=1)
+    reasoning: int | None = setting(None, ge=1)
 
 
 @dataclass
@@ -25,9 +45,10 @@ class Task:
     version: str = MISSING
     modes: list[str] = MISSING
     templates: Any = None  # prompt wording: a file under conf/, or the mapping itself
-    access: str | None = setting(None, choices=ACCESS, noun="access levels")
+    access: str | None = setting(None, choices=ACCESS, noun="data-access tiers")
     resources: Resources | None = None  # its scoring jobs on a cluster
     truncation: Truncation | None = None
+    max_tokens: Budget | None = None  # the paper's answer budget per style
     data: dict[str, Any] = MISSING
     exemplars: Exemplars | None = None
     scoring: dict[str, Any] | None = None

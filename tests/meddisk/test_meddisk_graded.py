@@ -1,0 +1,129 @@
+"""MedDisK's careful reading against a hand-graded set of real model outputs (issue 34).
+
+``tests/fixtures/meddisk_graded/smollm2.jsonl`` (README.md there) holds SmolLM2-135M's answers
+to the synthetic demo KB's questions, in zh and en, with and without demonstrations, at several
+generation budgets, each with what a careful grader following App. D reads as the answer: an
+explicit none, the items, number or text that would be scored, or nothing (``null``:
+unanswered). The careful reading (``scoring.read``) must read that on at least 98 % of them,
+and the rows where it does not are pinned. No model runs and no encoder: only the reading is
+checked.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from meddisk_records import task
+
+from clineval.benchmarks.meddisk import extract, scoring
+from clineval.io import read_jsonl
+
+FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "meddisk_graded" / "smollm2.jsonl"
+MINIMUM_AGREEMENT = 0.98
+MINIMUM_ROWS = 40
+# Rows where the careful reading differs from the hand grade, and why.
+DISAGREEMENTS: dict[str, str] = {
+    "run128:meddisk_zh:zero_shot:D007/severity_level":
+        "'1. 现在请回答：' repeated on one line: only the first 1. opens a line, so the careful "
+        "reading takes the next 1 (after a colon) as the number; a marker after a colon cannot "
+        "be told from an answer ('…为：2. 中度') by rule",
+}
+FIELDS = ("key", "source", "task", "mode", "max_tokens", "id", "lang", "disease", "aspect",
+          "type", "label", "verb", "reference", "prompt", "finish_reason", "output", "grade",
+          "reason")
+
+
+def _graded() -> list[dict[str, Any]]:
+    return read_jsonl(FIXTURE, required=FIELDS)
+
+
+def _example(record: dict[str, Any]) -> dict[str, Any]:
+    return {**{k: record[k] for k in ("id", "lang", "disease", "aspect", "type", "label",
+                                      "verb", "reference")},
+            "disease_id": record["id"].split("/")[0]}
+
+
+def _generation(record: dict[str, Any], messages: bool = True) -> dict[str, Any]:
+    return {"id": record["id"], "output": record["output"],
+            "finish_reason": record["finish_reason"],
+            **({"messages": [{"role": "user", "content": record["prompt"]}]} if messages else {})}
+
+
+def as_grade(answer: extract.Answer) -> dict[str, Any] | None:
+    """A reading in the fixture's grade form: None (unanswered), ``{"none": true}``,
+    ``{"items": [...]}``, ``{"number": n}`` or ``{"text": "..."}``."""
+    if answer.unanswered:
+        return None
+    if answer.none:
+        return {"none": True}
+    if answer.items:
+        return {"items": list(answer.items)}
+    if answer.number is not None:
+        return {"number": answer.number}
+    return {"text": answer.text}
+
+
+def reading(record: dict[str, Any], literal: bool = False) -> dict[str, Any] | None:
+    settings = scoring.settings_of(task(record["lang"]))
+    return as_grade(scoring.read(_example(record), _generation(record), settings,
+                                 literal=literal))
+
+
+def test_fixture_is_complete_and_covers_languages_and_types() -> None:
+    records = _graded()
+    assert len(records) >= MINIMUM_ROWS
+    assert len({r["key"] for r in records}) == len(records), "a key is listed twice"
+    assert {r["lang"] for r in records} == {"zh", "en"}
+    for lang in ("zh", "en"):
+        assert {r["type"] for r in records if r["lang"] == lang} == {
+            "enumerated", "numeric", "declarative"}, lang
+    for r in records:
+        grade, where = r["grade"], r["key"]
+        assert grade is None or (isinstance(grade, dict) and len(grade) == 1), where
+        if grade is not None:
+            (kind, value), = grade.items()
+            expected = {"enumerated": "items", "numeric": "number", "declarative": "text"}
+            assert kind in ("none", expected[r["type"]]), f"{where}: {kind} for {r['type']}"
+            if kind == "none":
+                assert value is True, where
+            else:
+                assert value not in (None, "", []), where
+        assert grade is not None or r["reason"], f"{where}: say why there is no answer"
+        assert r["finish_reason"] in ("stop", "length"), where
+
+
+def test_the_careful_reading_reads_what_the_grader_reads() -> None:
+    records = _graded()
+    misses = {}
+    for r in records:
+        found = reading(r)
+        if found != r["grade"]:
+            misses[r["key"]] = (found, r["grade"])
+    agreement = 1 - len(misses) / len(records)
+    assert sorted(misses) == sorted(DISAGREEMENTS), misses
+    assert agreement >= MINIMUM_AGREEMENT, f"{agreement:.1%}: {misses}"
+
+
+def test_no_prompt_copy_is_read_as_none() -> None:
+    """Issue 34: an empty, cut or copied answer never earns the none reference's points."""
+    for r in _graded():
+        if r["grade"] is None:
+            assert reading(r) != {"none": True}, r["key"]
+
+
+def test_the_literal_reading_differs_only_where_the_rules_say() -> None:
+    """Where the paper's literal reading reads a graded row otherwise, the careful reading
+    found no answer (an empty, cut or copied segment, a list marker, no entity), dropped
+    copied prompt sentences, or dropped items (the stem's verb, a degenerate or cut repeat,
+    symbols)."""
+    for r in _graded():
+        careful, literal = reading(r), reading(r, literal=True)
+        if careful != literal and careful is not None:
+            aspect = scoring.example_aspect(_example(r))
+            dropped = extract.drop_prompt(r["output"], extract.prompt_sentences(
+                r["prompt"], r["disease"], aspect, r["lang"]),
+                r["finish_reason"] == "length", aspect.label(r["lang"]))[1]
+            fewer = (literal is not None and "items" in careful and "items" in literal
+                     and set(careful["items"]) < set(literal["items"]))
+            assert dropped or fewer, (r["key"], careful, literal)

@@ -1,0 +1,145 @@
+"""The per-example explorer in a real headless Chromium, at full scale: two models' MedCalc-Bench
+cells of 3,141 examples each (1,047 x 3 modes, tests/explorer_cells.py), their pair page, the
+index of cells and a report page whose values link to them. Checks the links, the filters, the
+pager, the folded prompt, and how large the page is and how long it takes to open.
+
+Needs Debian's ``chromium`` and ``chromium-driver`` (``.ci/run`` installs them as root); the
+tests skip with that reason where they are missing."""
+
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+
+import pytest
+from browser import browser, chromium, load, screenshot
+from explorer_cells import explorer
+
+from clineval.report.markdown import parse_table
+from clineval.report.page import render_page
+
+needs_chromium = pytest.mark.skipif(
+    chromium() is None, reason="no chromium/chromedriver on PATH: apt-get install -y chromium "
+    "chromium-driver (.ci/run does as root)")
+
+#: What a page shows now: the pager's text, the examples listed and their badges.
+SHOWN = """
+return {
+  where: document.querySelector('.pager .where').textContent,
+  ids: Array.from(document.querySelectorAll('#examples article')).map(a => a.id),
+  badges: Array.from(document.querySelectorAll('#examples article h3 .badge')).map(
+    b => b.textContent),
+};
+"""
+
+
+def shown(driver) -> dict:
+    return driver.execute_script(SHOWN)
+
+
+def click_box(driver, value: str) -> None:
+    driver.find_element("css selector", f'#filters input[value="{value}"]').click()
+
+
+def report_page(root: Path) -> Path:
+    """A report page with one table whose values link to model a's cell (its last value to
+    both cells) and whose pair link opens the pair page."""
+    markdown = "\n".join(["## T", "", "| Model | Accuracy | Avg. |", "|:---|---:|---:|",
+                          "| Model A | 40.00 | 45.00 |", ""])
+    sources = {"rows": [[[], ["a/medcalc/all"], ["a/medcalc/all", "b/medcalc/all"]]]}
+    ident = {"grid": "scale", "smoke_models": [], "figures": {},
+             "examples": {"prompts": "auto", "credentialed": False},
+             "tables": [{"table": "t", "section": "medcalc", "title": "T", "caption": "C.",
+                         "identity": "0" * 64, "pairs": [["a/medcalc/all", "b/medcalc/all"]]}]}
+    page = root / "report" / "index.html"
+    page.write_text(render_page(ident, {"t": parse_table(markdown, Path("t.md"))}, [],
+                                {"version": "0", "commit": None, "identity": "0" * 64},
+                                {"t": sources["rows"]}))
+    return page
+
+
+@pytest.fixture(scope="module")
+def pages(tmp_path_factory) -> dict[str, Path]:
+    root = tmp_path_factory.mktemp("explorer")
+    built = explorer(root)
+    return {**built, "report": report_page(root)}
+
+
+@needs_chromium
+def test_a_cell_of_3141_examples_opens_filters_and_pages(pages: dict[str, Path],
+                                                         tmp_path: Path) -> None:
+    size = pages["a"].stat().st_size
+    data = json.loads(pages["a"].read_text(encoding="utf-8").split(
+        'id="data">')[1].split("</script>")[0])
+    counts = data["counts"]["official"]
+    with browser() as driver:
+        start = time.perf_counter()
+        check = load(driver, pages["a"])
+        opened = time.perf_counter() - start
+        assert check.errors == []
+        assert driver.find_element("tag name", "body").get_attribute("data-ready") == "true"
+        first = shown(driver)
+        assert first["where"] == "3141 of 3141 examples; page 1 of 63"
+        assert len(first["ids"]) == 50 and first["ids"][0] == "example-zero_shot-1"
+        print(f"\nexplorer page of 3,141 examples: {size / 1e6:.1f} MB, opened and listed in "
+              f"{opened:.2f} s")
+        assert opened < 30
+        driver.find_element("css selector", ".pager .next").click()
+        assert shown(driver)["ids"][0] == "example-zero_shot-51"
+        # only the wrong ones: the other verdicts unchecked
+        for verdict in ("right", "unanswered", "scored"):
+            click_box(driver, verdict)
+        wrong = shown(driver)
+        assert wrong["where"].startswith(f"{counts['wrong']} of 3141 examples; page 1 of")
+        assert set(wrong["badges"]) <= {"wrong", "cut at max_tokens", "copied from the prompt"}
+        # every verdict, only those cut at max_tokens (here: also copied)
+        for verdict in ("right", "unanswered", "scored"):
+            click_box(driver, verdict)
+        click_box(driver, "cut")
+        cut = shown(driver)
+        assert cut["where"].startswith(f"{counts['cut']} of 3141") and counts["cut"] > 0
+        assert cut["badges"].count("cut at max_tokens") == min(50, counts["cut"])
+        click_box(driver, "cut")
+        # the robust reading reads answers the official one does not
+        driver.find_element("css selector", "#view option[value=robust]").click()
+        robust = data["counts"]["robust"]
+        label = driver.find_element("css selector", '#filters input[value="right"] + span')
+        assert label.text == f"right ({robust['right']})"
+        # an id
+        driver.find_element("id", "search").send_keys("one_shot-1047")
+        assert shown(driver)["ids"] == ["example-one_shot-1047"]
+        # the prompt as sent: folded until opened
+        details = driver.find_element("css selector", "#examples details.prompt")
+        system, user = details.find_elements("css selector", "pre.message")
+        assert details.get_attribute("open") is None and not user.is_displayed()
+        details.find_element("tag name", "summary").click()
+        assert user.is_displayed() and "Here is the patient note" in user.text
+        assert system.text.startswith("You are a helpful assistant")
+        screenshot(driver, tmp_path / "cell.png")
+    assert (tmp_path / "cell.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+@needs_chromium
+def test_the_report_links_values_to_cells_and_pairs(pages: dict[str, Path]) -> None:
+    with browser() as driver:
+        assert load(driver, pages["report"]).errors == []
+        driver.find_element("css selector", "td a[href$='a/medcalc/all.html']").click()
+        assert driver.current_url == pages["a"].resolve().as_uri()
+        assert driver.title == "Model A: MedCalc-Bench, all"
+        assert load(driver, pages["report"]).errors == []
+        driver.find_element("css selector", "td a[href^='#cells-']").click()
+        listed = driver.find_element("id", "cells-t-0-2")
+        assert len(listed.find_elements("tag name", "a")) == 2
+        driver.find_element("css selector", "p.pairs a").click()
+        assert driver.current_url == pages["pair"].resolve().as_uri()
+        pair = shown(driver)
+        data = json.loads(pages["pair"].read_text(encoding="utf-8").split(
+            'id="data">')[1].split("</script>")[0])
+        assert pair["where"].startswith(f"{len(data['examples'])} of {len(data['examples'])}")
+        assert set(pair["badges"]) <= {"a right (Model A)", "b right (Model B)"}
+        assert len(driver.find_elements("css selector", "#examples article .side")) == 100
+        driver.find_element("link text", "All cells").click()
+        assert driver.current_url == pages["index"].resolve().as_uri()
+        driver.find_element("link text", "all").click()  # model a's cell
+        assert driver.current_url == pages["a"].resolve().as_uri()
