@@ -43,9 +43,9 @@ def test_answered_on_recorded_real_output_counts_both_outcomes() -> None:
 
 def test_markdown_shows_a_dash_where_every_output_is_the_answer() -> None:
     text = markdown([CellAnswers("m/t/zero_shot", 4, 25.0, 50.0, None),
-                     CellAnswers("m/u/cot", 2, 0.0, 100.0, 50.0)])
-    assert "| m/t/zero_shot | 4 | 25 | 50 | – |" in text
-    assert "| m/u/cot | 2 | 0 | 100 | 50 |" in text
+                     CellAnswers("m/u/cot", 2, 0.0, 50.0, 50.0, looped=50.0)])
+    assert "| m/t/zero_shot | 4 | 25 | 50 | 0 | – |" in text
+    assert "| m/u/cot | 2 | 0 | 50 | 50 | 50 |" in text
 
 
 @pytest.mark.slow

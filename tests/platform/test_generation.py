@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from clineval.inference import tiny_model
-from clineval.inference.transformers_backend import TransformersBackend
+from clineval.inference.transformers_backend import LoopStop, TransformersBackend
 from clineval.io import ordinary_mode, read_jsonl, write_json, write_jsonl
 from clineval.provenance.hashing import sha256_obj
 from clineval.workflow.generation import CellJob, Shard, batches, generate_cells, merge_shards
@@ -16,6 +16,9 @@ from clineval.workflow.generation import CellJob, Shard, batches, generate_cells
 BUILD = {"architecture": "llama", "hidden_size": 32, "intermediate_size": 64,
          "num_hidden_layers": 1, "num_attention_heads": 2, "num_key_value_heads": 1,
          "max_position_embeddings": 2048, "seed": 0}
+#: A prompt SmolLM2 answers with a list that repeats until max_tokens, and one it answers briefly.
+LOOPING = ("List the diagnoses of a patient admitted with diabetic ketoacidosis, one per line, "
+           "numbered.", "Say hello.")
 SAMPLING = {"temperature": 0.0, "top_p": 1.0, "max_tokens": 6, "seed": 0}
 ENGINE = {"device": "cpu", "dtype": "float32", "batch_size": 2}
 
@@ -281,3 +284,49 @@ def test_cells_of_other_budgets_share_the_engine_and_keep_their_own_max_tokens(m
         generate_cells([single], model_dir)
         assert read_jsonl(job.out) == read_jsonl(single.out)
         assert all(g["completion_tokens"] <= budget for g in read_jsonl(job.out))
+
+
+def test_loop_stop_sees_a_short_period_repeated_over_its_span():
+    stop = LoopStop(prompt_width=0, span=16, digits=frozenset(range(20, 40)), eos=0)
+    assert stop.looping([1, 2, 3] + [4, 5] * 9)  # period 2 over the last 16 tokens and more
+    assert not stop.looping([4, 5] * 8)  # the span, but no token before it to repeat
+    assert not stop.looping(list(range(1, 40)))
+    # "7. Hypoglycemia\n8. Hypoglycemia\n…": a number counts as any number
+    numbered = [9] + [d for n in range(10) for d in (20 + n, 1, 2, 3)]
+    assert stop.looping(numbered)
+    assert not LoopStop(0, 16, frozenset(), 0).looping(numbered)
+    # "- ALT 9.5\n- ALT 10.5\n…": numbers of one digit token and of two
+    widening = [d for n in range(10) for d in (4, *((30 + n,) if n < 5 else (21, 20 + n)), 1, 2)]
+    assert stop.looping(widening)
+    assert not stop.looping(list(range(10, 19)) * 4)  # period 9 > span // 2
+    assert stop.looping(list(range(10, 18)) * 4)  # period 8: three times over
+
+
+def test_a_loop_ends_the_output_where_it_began_to_repeat(smollm2_dir):
+    """With ``stop_loop``, SmolLM2's greedy list that repeats itself ends early (``finish_reason:
+    loop``) and is the start of the output generated without it, which only repeats further
+    until ``max_tokens``; an output that does not loop is the same either way."""
+    requests = [{"id": str(i), "messages": [{"role": "user", "content": text}],
+                 "request_sha": sha256_obj(text)} for i, text in enumerate(LOOPING)]
+    sampling = {**SAMPLING, "max_tokens": 128}
+    plain = TransformersBackend(smollm2_dir, sampling, ENGINE).generate(requests)
+    stopped = TransformersBackend(smollm2_dir, {**sampling, "stop_loop": 32}, ENGINE)
+    assert stopped.effective_settings()["stop_loop"] == 32
+    looped = stopped.generate(requests)
+    assert [g.finish_reason for g in plain] == ["length", "stop"]
+    assert [g.finish_reason for g in looped] == ["loop", "stop"]
+    assert looped[0].completion_tokens < plain[0].completion_tokens
+    assert plain[0].output.startswith(looped[0].output)
+    assert looped[1] == plain[1]
+
+
+def test_loop_stop_leaves_a_row_that_ended_alone():
+    """A row that ended (its end of sequence, then the padding the batch adds) is no loop."""
+    import torch
+
+    stop = LoopStop(prompt_width=4, span=16, digits=frozenset(), eos=0)
+    ended = [5, 6, 7, 8, 1, 2, 3, 0] + [0] * 24  # prompt, answer, end of sequence, padding
+    looping = [5, 6, 7, 8] + [3, 4] * 14
+    done = stop(torch.tensor([ended, looping]), None)
+    assert done.tolist() == [False, True]
+    assert stop.stopped == {1: 28}

@@ -14,7 +14,7 @@ OPTIONAL_FIELDS = ("ignored_settings", "logprobs", "alternatives", "recorded_ver
 @dataclass(frozen=True)
 class Generation:
     output: str
-    finish_reason: str  # "stop" | "length" | "baseline" | "recorded"
+    finish_reason: str  # "stop" | "length" | "loop" (sampling.stop_loop) | "baseline" | "recorded"
     prompt_tokens: int | None = None
     completion_tokens: int | None = None
     #: settings the request asked for that the response shows the server did not apply

@@ -342,4 +342,5 @@ def batch_size(model: Mapping[str, Any], todo: int) -> int:
 BACKEND = BackendSpec(
     "openai", load, sections={"client": OpenAIClient, "api": Api},
     required={"api": ("base_url", "model")}, remote=True, chat_only=True, batch_size=batch_size,
+    unsupported_sampling=frozenset({"stop_loop"}),
 )

@@ -22,6 +22,49 @@ class TransformersEngine:
     max_padding: float = field(default=0.25, metadata={"ge": 0, "le": 1})
 
 
+class LoopStop:
+    """Ends a sequence whose last ``span`` generated tokens repeat themselves with a period of
+    at most ``span // 2`` tokens (so at least three times), a number counting as any number
+    ("6. Hypoglycemia\n7. Hypoglycemia\n…", "- ALT 9.5 mg/L\n- ALT 10.5 mg/L\n…"): a greedy
+    model in such a loop never leaves it, and the tokens it would add until ``max_tokens``
+    repeat what the output already holds. Records, per row of the batch, the length at which
+    it stopped (``stopped``)."""
+
+    def __init__(self, prompt_width: int, span: int, digits: frozenset[int], eos: int | None):
+        self.width, self.span, self.digits, self.eos = prompt_width, span, digits, eos
+        self.stopped: dict[int, int] = {}
+
+    def looping(self, tokens: list[int]) -> bool:
+        """Whether ``tokens`` end in such a loop (a run of digit tokens is one token)."""
+        longest = self.span // 2
+        tail: list[int] = []
+        for t in tokens[-3 * (self.span + longest):]:
+            if t not in self.digits:
+                tail.append(t)
+            elif not tail or tail[-1] != -1:
+                tail.append(-1)
+        if len(tail) <= self.span:
+            return False
+        last = tail[-self.span:]
+        return any(last == tail[-self.span - p : -p] for p in range(1, longest + 1)
+                   if len(tail) >= self.span + p)
+
+    def __call__(self, input_ids: Any, scores: Any, **kwargs: Any) -> Any:
+        import torch
+
+        done = torch.zeros(input_ids.shape[0], dtype=torch.bool, device=input_ids.device)
+        length = input_ids.shape[1] - self.width
+        if length < self.span + 1 or length % 4:
+            return done  # checked every fourth token: a loop is seen at most 3 tokens late
+        for row, ids in enumerate(input_ids[:, self.width :].tolist()):
+            if row in self.stopped or self.eos in ids:
+                continue  # stopped, or ended: padding follows its end of sequence
+            if self.looping(ids):
+                self.stopped[row] = length
+                done[row] = True
+        return done
+
+
 class TransformersBackend:
     """Loads a local model once; generates greedily or by sampling, every parameter explicit."""
 
@@ -43,6 +86,7 @@ class TransformersBackend:
             .to(self.device)
             .eval()
         )
+        self._digits: frozenset[int] | None = None  # token ids of digits (LoopStop)
 
     def effective_settings(self) -> dict[str, Any]:
         s = self.sampling
@@ -55,6 +99,7 @@ class TransformersBackend:
             "top_k": None if greedy else int(s.get("top_k", 0)),
             "max_new_tokens": int(s["max_tokens"]),
             "repetition_penalty": float(s.get("repetition_penalty", 1.0)),
+            "stop_loop": s.get("stop_loop"),
             "seed": int(s["seed"]),
             "device": self.device,
             "dtype": self.engine.get("dtype", "float32"),
@@ -107,24 +152,42 @@ class TransformersBackend:
                                    return_tensors="pt")
         batch = {k: v.to(self.device) for k, v in batch.items()}
         torch.manual_seed(int(self.sampling["seed"]))
-        with torch.inference_mode():
-            out = self.model.generate(**batch, generation_config=self._generation_config())
         width = batch["input_ids"].shape[1]
+        loop = self._loop_stop(width)
+        with torch.inference_mode():
+            out = self.model.generate(**batch, generation_config=self._generation_config(),
+                                      stopping_criteria=[loop] if loop else None)
         results = []
         for index, row in enumerate(out[:, width:].tolist()):
+            looped = loop is not None and index in loop.stopped
+            if looped:
+                row = row[: loop.stopped[index]]
             eos = self.tokenizer.eos_token_id
-            stopped = eos in row
+            stopped = not looped and eos in row
             tokens = row[: row.index(eos)] if stopped else row
             tokens = [t for t in tokens if t != self.tokenizer.pad_token_id]
+            reason = "loop" if looped else "stop" if stopped else "length"
             results.append(
                 Generation(
                     output=self.tokenizer.decode(tokens, skip_special_tokens=True),
-                    finish_reason="stop" if stopped else "length",
+                    finish_reason=reason,
                     prompt_tokens=int(batch["attention_mask"][index].sum()),
                     completion_tokens=len(tokens) + (1 if stopped else 0),
                 )
             )
         return results
+
+    def _loop_stop(self, width: int) -> LoopStop | None:
+        """The stopping rule of ``sampling.stop_loop`` (None: off)."""
+        span = self.sampling.get("stop_loop")
+        if not span:
+            return None
+        if self._digits is None:
+            vocab = self.tokenizer.get_vocab()
+            self._digits = frozenset(i for text, i in vocab.items()
+                                     if self.tokenizer.convert_tokens_to_string([text])
+                                     .strip().isdigit())
+        return LoopStop(width, int(span), self._digits, self.tokenizer.eos_token_id)
 
 
 def load(inputs: Inputs) -> TransformersBackend:

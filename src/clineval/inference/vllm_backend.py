@@ -235,5 +235,5 @@ BACKEND = BackendSpec(
     "vllm", load, sections={"engine": VllmEngine}, required={"context": ("max_model_len",)},
     local_weights=True, conda_env="vllm.yaml",
     gpus_per_job=("tensor_parallel_size", "one GPU per tensor-parallel shard"),
-    batch_size=batch_size,
+    batch_size=batch_size, unsupported_sampling=frozenset({"stop_loop"}),
 )

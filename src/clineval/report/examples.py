@@ -22,7 +22,7 @@ from clineval.io import DataError, Record, read_jsonl
 from clineval.metrics.paired import mcnemar_exact, shared_ids
 
 #: Flags an example may carry besides its verdict.
-FLAGS = ("cut", "copied")
+FLAGS = ("cut", "loop", "copied")
 
 
 @dataclass(frozen=True)
@@ -115,6 +115,7 @@ def _tags(side: Record, views: Sequence[str]) -> dict[str, list[str]]:
     """Per view (a judgement's name): the example's verdict under it (its first judgement's
     where it has none of that name) and its flags."""
     flags = [flag for flag, on in (("cut", side["finish"] == "length"),
+                                   ("loop", side["finish"] == "loop"),
                                    ("copied", bool(side["copied"]))) if on]
     by_name = {j["name"]: j["verdict"] for j in side["judgements"]}
     first = side["judgements"][0]["verdict"]

@@ -66,7 +66,7 @@ _SCRIPT = (Path(__file__).parent / "explorer.js").read_text(encoding="utf-8").st
 #: Labels of the tags a page filters on.
 LABELS = {"right": "right", "wrong": "wrong", "unanswered": "unanswered",
           "scored": "scored (no right or wrong)", "cut": "cut at max_tokens",
-          "copied": "copied from the prompt"}
+          "loop": "ended in a repetition loop", "copied": "copied from the prompt"}
 
 
 @dataclass(frozen=True)

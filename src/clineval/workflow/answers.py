@@ -2,13 +2,14 @@
 
 For each finished cell: the examples scored, the share of prompts cut to fit the context (the
 requests' ``truncation``), the share of outputs stopped by ``max_tokens`` (``finish_reason:
-length``) and the share of answers the scorer could read (the benchmark's ``answered``: parsed,
-or qualified; "–" where every output is its answer, as a summary is). A real model's numbers
-are read with these beside them: an accuracy of 0 with 0% answered is a format failure, not a
-knowledge failure. The copy columns give the share of outputs that copy their prompt
-(each row's ``copied``, :mod:`clineval.metrics.copying`): the example's own text (``input``: the
-note, the record, the sentence), an exemplar or its answer, or the instruction with its format
-example; "–" for scores written before rows recorded it.
+length``), the share ended in a repetition loop (``finish_reason: loop``, the transformers
+backend's ``sampling.stop_loop``) and the share of answers the scorer could read (the
+benchmark's ``answered``: parsed, or qualified; "–" where every output is its answer, as a
+summary is). A real model's numbers are read with these beside them: an accuracy of 0 with 0%
+answered is a format failure, not a knowledge failure. The copy columns give the share of
+outputs that copy their prompt (each row's ``copied``, :mod:`clineval.metrics.copying`): the
+example's own text (``input``: the note, the record, the sentence), an exemplar or its answer,
+or the instruction with its format example; "–" for scores written before rows recorded it.
 """
 
 from __future__ import annotations
@@ -31,6 +32,8 @@ class CellAnswers:
     cut: float
     at_max_tokens: float
     answered: float | None
+    #: ended by ``sampling.stop_loop`` in a repetition loop (not at ``max_tokens``)
+    looped: float = 0.0
     #: per kind of copied text (:data:`~clineval.metrics.copying.KINDS`), the share of outputs
     copied: dict[str, float] | None = None
 
@@ -62,6 +65,7 @@ def cell_answers(plan: Plan, cell: Cell) -> CellAnswers | None:
         cut=_share([bool(r.get("truncation")) for r in requests]),
         at_max_tokens=_share([g.get("finish_reason") == "length" for g in generations]),
         answered=_share(known) if known else None,
+        looped=_share([g.get("finish_reason") == "loop" for g in generations]),
         copied=copied,
     )
 
@@ -87,14 +91,14 @@ COPY_COLUMNS = ("input", "exemplar", "instruction")
 
 def markdown(results: list[CellAnswers]) -> str:
     heads = "".join(f" copies {kind} (%) |" for kind in COPY_COLUMNS)
-    lines = [f"| cell | n | cut to fit (%) | at max_tokens (%) | answered (%) |{heads}",
-             "|:---|---:|---:|---:|---:|" + "---:|" * len(COPY_COLUMNS)]
+    lines = [f"| cell | n | cut to fit (%) | at max_tokens (%) | looped (%) | answered (%) |"
+             f"{heads}", "|:---|---:|---:|---:|---:|---:|" + "---:|" * len(COPY_COLUMNS)]
     for r in results:
         answered = "–" if r.answered is None else f"{r.answered:.0f}"
         copies = "".join(" – |" if r.copied is None else f" {r.copied[kind]:.0f} |"
                          for kind in COPY_COLUMNS)
-        lines.append(f"| {r.cell} | {r.n} | {r.cut:.0f} | {r.at_max_tokens:.0f} | {answered} |"
-                     f"{copies}")
+        lines.append(f"| {r.cell} | {r.n} | {r.cut:.0f} | {r.at_max_tokens:.0f} | "
+                     f"{r.looped:.0f} | {answered} |{copies}")
     return "\n".join(lines) + "\n"
 
 

@@ -144,7 +144,7 @@ def read(example: Record, generation: Record, settings: Record,
         return extract.answer(text, aspect, lang, words, known, status, literal=True)
     return extract.answer(text, aspect, lang, words, known, status,
                           prompt=_prompt(generation, example, aspect),
-                          cut=generation.get("finish_reason") == "length")
+                          cut=generation.get("finish_reason") in ("length", "loop"))
 
 
 def copied(example: Record, generation: Record, settings: Record) -> Record | None:

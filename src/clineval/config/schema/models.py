@@ -44,6 +44,8 @@ class Sampling:
     max_tokens: int | None = setting(None, ge=1)  # null: each task's budget (config/budget.py)
     seed: int = MISSING
     repetition_penalty: float | None = setting(None, gt=0)
+    #: end an output whose last N tokens repeat with a short period (transformers: LoopStop)
+    stop_loop: int | None = setting(None, ge=16)
     stop: Any = None  # a string or a list of strings
     json_schema: dict[str, Any] | None = None
 
