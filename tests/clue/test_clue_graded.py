@@ -17,13 +17,14 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from graded import assert_reads_the_grades
+
 from clineval.benchmarks.clue import extract
 from clineval.io import read_jsonl
 from clineval.metrics.copying import Prompt, find_copy
 
 FIXTURE = (Path(__file__).resolve().parents[1] / "fixtures" / "clue_graded"
            / "smollm2_outputs.jsonl")
-MINIMUM_AGREEMENT = 0.98
 MINIMUM_OUTPUTS = 40
 # A word that no output holds: joining the runs with it makes no word run across two of them.
 _BREAK = "\ngradedoverlapbreak\n"
@@ -93,15 +94,7 @@ def test_fixture_is_complete_and_well_formed() -> None:
 
 
 def test_the_harness_reads_what_the_grader_reads() -> None:
-    records = _graded()
-    misses = {}
-    for r in records:
-        found = reading(r)
-        if found != r["grade"]:
-            misses[r["key"]] = (found, r["grade"])
-    agreement = 1 - len(misses) / len(records)
-    assert sorted(misses) == sorted(DISAGREEMENTS), misses
-    assert agreement >= MINIMUM_AGREEMENT, f"{agreement:.1%}: {misses}"
+    assert_reads_the_grades(_graded(), reading, DISAGREEMENTS)
 
 
 def test_the_papers_reading_credits_what_the_grader_does_not() -> None:
