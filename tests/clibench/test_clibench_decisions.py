@@ -90,6 +90,21 @@ def test_an_exemplars_answer_copied_is_no_decision():
     assert decisions.judge(["I10", "J18.9", "E03.9"], "I10\nJ18.9\nE03.9", seen) == [None] * 3
 
 
+def test_an_exemplars_answer_copied_with_garbled_codes_is_no_decision():
+    """SmolLM2's one-shot prescriptions (tests/fixtures/clibench_graded, modes-384): the
+    exemplar's first entries with a character or two changed; the one entry kept exact is a copy,
+    not a decision."""
+    seen = decisions.Shown(exemplar_answers=(
+        "- B05XA03\n- N02AA03\n- A04AA01\n- A11DA01\n- B03BB01\n- N02BE01\n- N06AB06",))
+    items = ["B03BB01", "N02AB01", "A04AB01"]
+    assert [v and v[0] for v in decisions.judge(items, "\n".join(items), seen)] == [
+        "exemplar", None, None]
+    # codes of their own that share a letter or two with the exemplar's are no copy
+    seen = decisions.Shown(exemplar_answers=("- N02AA03\n- B03BB01\n- A04AA01",))
+    items = ["B03BB01", "J01DD04", "C03CA01"]
+    assert decisions.judge(items, "\n".join(items), seen) == [None] * 3
+
+
 def test_short_items_are_never_copies():
     assert verdicts(["Hypothyroidism"], "Hypothyroidism") == [None]
 
