@@ -105,6 +105,19 @@ def test_an_exemplars_answer_copied_with_garbled_codes_is_no_decision():
     assert decisions.judge(items, "\n".join(items), seen) == [None] * 3
 
 
+def test_a_repetition_cut_off_is_a_fragment():
+    """SmolLM2 at 650 tokens (tests/fixtures/clibench_graded, seed1-650): a list that repeats
+    "Hypoglycemia" ends in "Hyp", which the encoder maps to Hypotension (0.57)."""
+    items = ["Anemia", "Hypoglycemia", "Hypoglycemia", "Hyp"]
+    output = "\n".join(f"{i}. {item}" for i, item in enumerate(items, start=1))
+    assert verdicts(items, output) == [None, None, None, "fragment"]
+    # the opening of an item named once, or not the last line, is a decision
+    assert verdicts(["Anemia of chronic disease", "Anemia"],
+                    "1. Anemia of chronic disease\n2. Anemia") == [None, None]
+    assert verdicts(["Hyp", "Hypoglycemia", "Hypoglycemia"],
+                    "1. Hyp\n2. Hypoglycemia\n3. Hypoglycemia") == [None] * 3
+
+
 def test_short_items_are_never_copies():
     assert verdicts(["Hypothyroidism"], "Hypothyroidism") == [None]
 

@@ -27,8 +27,8 @@ from clineval.io import read_jsonl
 from clineval.metrics.code_mapping import Item, split_items
 
 HERE = Path(__file__).resolve().parents[1] / "fixtures" / "clibench_graded"
-#: Issue 34 asks for 98 % on at least 40 outputs. Measured: 137 of 148 distinct items of 54
-#: outputs (92.6 %); every disagreement is pinned below with its reason, and
+#: Issue 34 asks for 98 % on at least 40 outputs. Measured: 152 of 164 distinct items of 57
+#: outputs (92.7 %); every disagreement is pinned below with its reason, and
 #: ``test_issue_34_target`` (a strict xfail) says the 98 % is not reached.
 ISSUE_AGREEMENT = 0.98
 MINIMUM_AGREEMENT = 0.92
@@ -37,6 +37,8 @@ MINIMUM_OUTPUTS = 40
 MINIMUM_PER_TASK = 10
 TASKS = {"diagnoses", "procedures", "labs", "prescriptions"}
 #: (output key, item text) -> why the harness's reading differs from the grade.
+_HYPOGLYCEMIA = ("hypoglycemia read as its opposite, 'Type 2 diabetes mellitus with "
+                 "hyperglycemia' (E11.65), at 0.570: no candidate names hypoglycemia")
 _SULFONAMIDES = ("the sulfonamide antibiotics of the allergy line (ATC J01E, not in the names "
                  "file) read as the loop diuretics' 'Sulfonamides, plain' (C03CA) at 0.851: the "
                  "words match, the meaning not")
@@ -57,9 +59,8 @@ DISAGREEMENTS: dict[tuple[str, str], str] = {
     ("demo/prescriptions/zero_shot/hadm-20000290", "Sulfonamides"): _SULFONAMIDES,
     ("demo-256/prescriptions/zero_shot/hadm-20000290", "Sulfonamides"): _SULFONAMIDES,
     ("modes-384/prescriptions/cot/hadm-20000290", "Sulfonamides"): _SULFONAMIDES,
-    ("demo-256/diagnoses/zero_shot/hadm-20000074", "Hypoglycemia"):
-        "hypoglycemia read as its opposite, 'Type 2 diabetes mellitus with hyperglycemia' "
-        "(E11.65), at 0.570: no candidate names hypoglycemia",
+    ("demo-256/diagnoses/zero_shot/hadm-20000074", "Hypoglycemia"): _HYPOGLYCEMIA,
+    ("seed1-650/diagnoses/zero_shot/hadm-20000074", "Hypoglycemia"): _HYPOGLYCEMIA,
     ("demo-256/diagnoses/zero_shot/hadm-20001572", "Infectious Disease"):
         "'infectious disease' read as 'Pneumonia, unspecified organism' (J18.9) at 0.607: one "
         "infection among many, not what the item names",
@@ -70,11 +71,11 @@ DISAGREEMENTS: dict[tuple[str, str], str] = {
 #: Agreement with the grades by similarity floor (docs/clibench.md, "Copied text, the
 #: similarity floor and readings"); None: no floor. The default floor, 0.5, is the best.
 FLOORS: dict[float | None, float] = {
-    None: 0.7568, 0.2: 0.7635, 0.3: 0.8108, 0.35: 0.8311, 0.4: 0.8649, 0.45: 0.8919,
-    0.5: 0.9257, 0.55: 0.9189, 0.6: 0.8919, 0.65: 0.8581, 0.7: 0.8581,
+    None: 0.7866, 0.2: 0.7988, 0.3: 0.8354, 0.35: 0.8476, 0.4: 0.872, 0.45: 0.8963,
+    0.5: 0.9268, 0.55: 0.9207, 0.6: 0.8963, 0.65: 0.8598, 0.7: 0.8598,
 }
 #: The paper's literal reading (every item mapped to its nearest code, no rule, no floor).
-LITERAL_AGREEMENT = 0.2635
+LITERAL_AGREEMENT = 0.2866
 
 
 def _outputs() -> list[dict[str, Any]]:

@@ -26,10 +26,13 @@ decision when, in this order:
    it, or codes written as one of its entries with a few characters changed: ``N02AB01`` for
    ``N02AA03``, see :func:`_copied_entry`) and the item is one of those entries;
 5. ``fragment``: it names nothing: no letter in it and no explicit code (``-``, ``6``, a list
-   number cut off at ``max_tokens``).
+   number cut off at ``max_tokens``), or, as the answer's last line, it is the opening of an item
+   the answer repeats (``Hyp`` after "Hypoglycemia" many times: a repetition cut off at
+   ``max_tokens``).
 
-The answer's last line, when cut off (it is the opening of a heading of the answer, or of a
-line or sentence of the record), counts as that heading (rule 1) or that line (rule 3).
+The answer's last line, when cut off (it is the opening of a heading of the answer, of a line
+or sentence of the record, or of an item the answer repeats), counts as that heading (rule 1),
+that line (rule 3) or a fragment (rule 5).
 
 Items shorter than a run (a code, a drug name) are copies by rule 3 only as whole lines or
 sentences: their words alone cannot tell a copy from a decision. Each rule needs only what the
@@ -40,6 +43,7 @@ headings are known.
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
@@ -232,6 +236,8 @@ def judge(items: Sequence[str], output: str, seen: Shown,
     copied_answer = _entries(seen.exemplar_answers)
     copies_exemplar = bool(copied_answer) and 2 * sum(
         _copied_entry(normalize_title(item), copied_answer) for item in items) >= len(items)
+    counts = Counter(normalize_title(item) for item in items)
+    repeated = {text for text, count in counts.items() if text and count >= 2}
     verdicts: list[tuple[str, str] | None] = []
     for item, has_code in zip(items, coded, strict=True):
         text = normalize_title(item)
@@ -264,6 +270,9 @@ def judge(items: Sequence[str], output: str, seen: Shown,
             continue
         if not has_code and not _LETTER.search(item):
             verdicts.append(("fragment", "names nothing (no letter, no code)"))
+            continue
+        if cut and not has_code and any(r != text and r.startswith(text) for r in repeated):
+            verdicts.append(("fragment", "the opening of an item the answer repeats, cut off"))
             continue
         verdicts.append(None)
     return verdicts
