@@ -90,6 +90,34 @@ def test_an_exemplars_answer_copied_is_no_decision():
     assert decisions.judge(["I10", "J18.9", "E03.9"], "I10\nJ18.9\nE03.9", seen) == [None] * 3
 
 
+def test_an_exemplars_answer_copied_with_garbled_codes_is_no_decision():
+    """SmolLM2's one-shot prescriptions (tests/fixtures/clibench_graded, modes-384): the
+    exemplar's first entries with a character or two changed; the one entry kept exact is a copy,
+    not a decision."""
+    seen = decisions.Shown(exemplar_answers=(
+        "- B05XA03\n- N02AA03\n- A04AA01\n- A11DA01\n- B03BB01\n- N02BE01\n- N06AB06",))
+    items = ["B03BB01", "N02AB01", "A04AB01"]
+    assert [v and v[0] for v in decisions.judge(items, "\n".join(items), seen)] == [
+        "exemplar", None, None]
+    # codes of their own that share a letter or two with the exemplar's are no copy
+    seen = decisions.Shown(exemplar_answers=("- N02AA03\n- B03BB01\n- A04AA01",))
+    items = ["B03BB01", "J01DD04", "C03CA01"]
+    assert decisions.judge(items, "\n".join(items), seen) == [None] * 3
+
+
+def test_a_repetition_cut_off_is_a_fragment():
+    """SmolLM2 at 650 tokens (tests/fixtures/clibench_graded, seed1-650): a list that repeats
+    "Hypoglycemia" ends in "Hyp", which the encoder maps to Hypotension (0.57)."""
+    items = ["Anemia", "Hypoglycemia", "Hypoglycemia", "Hyp"]
+    output = "\n".join(f"{i}. {item}" for i, item in enumerate(items, start=1))
+    assert verdicts(items, output) == [None, None, None, "fragment"]
+    # the opening of an item named once, or not the last line, is a decision
+    assert verdicts(["Anemia of chronic disease", "Anemia"],
+                    "1. Anemia of chronic disease\n2. Anemia") == [None, None]
+    assert verdicts(["Hyp", "Hypoglycemia", "Hypoglycemia"],
+                    "1. Hyp\n2. Hypoglycemia\n3. Hypoglycemia") == [None] * 3
+
+
 def test_short_items_are_never_copies():
     assert verdicts(["Hypothyroidism"], "Hypothyroidism") == [None]
 

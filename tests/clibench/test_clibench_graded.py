@@ -9,11 +9,14 @@ decision that no candidate title names). Each item's nearest candidate and simil
 
 An item agrees when the codes the harness keeps for it under the careful reading (the rules of
 :mod:`clineval.benchmarks.clibench.decisions` and the similarity floor) are the grade's codes.
-Agreement is counted once per distinct item of an output (a repeated line is one decision).
+Agreement is counted once per distinct item of an output: a repeated line is one decision, and
+so are items that differ only in their numbers ("C-RBC: 9.5", "C-RBC: 10.5": one test ordered
+with made-up values); such a group agrees when each of its items does.
 """
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any
 
@@ -24,12 +27,21 @@ from clineval.io import read_jsonl
 from clineval.metrics.code_mapping import Item, split_items
 
 HERE = Path(__file__).resolve().parents[1] / "fixtures" / "clibench_graded"
-#: Issue 34 asks for 98 % on at least 40 outputs. Measured so far: 27 of 32 distinct items of 14
-#: outputs (84.4 %); the README says why the set is this small and how to extend it. Every
-#: disagreement is pinned below with its reason.
-MINIMUM_AGREEMENT = 0.84
-MINIMUM_OUTPUTS = 14
+#: Issue 34 asks for 98 % on at least 40 outputs. Measured: 152 of 164 distinct items of 57
+#: outputs (92.7 %); every disagreement is pinned below with its reason, and
+#: ``test_issue_34_target`` (a strict xfail) says the 98 % is not reached.
+ISSUE_AGREEMENT = 0.98
+MINIMUM_AGREEMENT = 0.92
+MINIMUM_OUTPUTS = 40
+#: Outputs of each task at least (the set is spread across the four tasks).
+MINIMUM_PER_TASK = 10
+TASKS = {"diagnoses", "procedures", "labs", "prescriptions"}
 #: (output key, item text) -> why the harness's reading differs from the grade.
+_HYPOGLYCEMIA = ("hypoglycemia read as its opposite, 'Type 2 diabetes mellitus with "
+                 "hyperglycemia' (E11.65), at 0.570: no candidate names hypoglycemia")
+_SULFONAMIDES = ("the sulfonamide antibiotics of the allergy line (ATC J01E, not in the names "
+                 "file) read as the loop diuretics' 'Sulfonamides, plain' (C03CA) at 0.851: the "
+                 "words match, the meaning not")
 DISAGREEMENTS: dict[tuple[str, str], str] = {
     ("demo-before/labs/zero_shot/hadm-20000396", "Serum ALP 10.5 mg/dL"):
         "the abbreviation ALP: its nearest title is Alkaline Phosphatase, at 0.469, below the "
@@ -38,23 +50,32 @@ DISAGREEMENTS: dict[tuple[str, str], str] = {
         "the abbreviation ALP: the encoder puts Sodium nearest (0.393, below the floor)",
     ("demo-before/labs/zero_shot/hadm-20002044", "ALT"):
         "the bare abbreviation ALT: its title is nearest, at 0.400, below the floor",
+    ("demo-256/labs/zero_shot/hadm-20001321", "ALP 12.5 mg/dL"):
+        "the abbreviation ALP: Alkaline Phosphatase nearest at 0.360, below the floor",
     ("demo-before/prescriptions/zero_shot/hadm-20000396",
      "The appropriate medications to prescribe first for this patient are Sulfa (Sulfonamide "
      "Antibiotics) and Sulfonamide Sodium (Sertraline)."):
         "a sentence naming sertraline among other words: no title is near the whole sentence",
-    ("demo/prescriptions/zero_shot/hadm-20000290", "Sulfonamides"):
-        "the sulfonamide antibiotics (ATC J01E, not in the names file) read as the loop "
-        "diuretics' 'Sulfonamides, plain' (C03CA) at 0.851: the words match, the meaning not",
+    ("demo/prescriptions/zero_shot/hadm-20000290", "Sulfonamides"): _SULFONAMIDES,
+    ("demo-256/prescriptions/zero_shot/hadm-20000290", "Sulfonamides"): _SULFONAMIDES,
+    ("modes-384/prescriptions/cot/hadm-20000290", "Sulfonamides"): _SULFONAMIDES,
+    ("demo-256/diagnoses/zero_shot/hadm-20000074", "Hypoglycemia"): _HYPOGLYCEMIA,
+    ("seed1-650/diagnoses/zero_shot/hadm-20000074", "Hypoglycemia"): _HYPOGLYCEMIA,
+    ("demo-256/diagnoses/zero_shot/hadm-20001572", "Infectious Disease"):
+        "'infectious disease' read as 'Pneumonia, unspecified organism' (J18.9) at 0.607: one "
+        "infection among many, not what the item names",
+    ("modes-384/labs/cot/hadm-20001115", "White blood cell differential: 2.5 x 10^22/L"):
+        "a white cell differential read as the white cell count (6690-2) at 0.668: the words "
+        "match, the test not",
 }
 #: Agreement with the grades by similarity floor (docs/clibench.md, "Copied text, the
-#: similarity floor and readings"); None: no floor. The default floor, 0.5, is in the middle of
-#: the best plateau (0.4-0.55).
+#: similarity floor and readings"); None: no floor. The default floor, 0.5, is the best.
 FLOORS: dict[float | None, float] = {
-    None: 0.7188, 0.2: 0.75, 0.3: 0.8125, 0.35: 0.8125, 0.4: 0.8438, 0.45: 0.8438,
-    0.5: 0.8438, 0.55: 0.8438, 0.6: 0.75, 0.65: 0.7188, 0.7: 0.7188,
+    None: 0.7866, 0.2: 0.7988, 0.3: 0.8354, 0.35: 0.8476, 0.4: 0.872, 0.45: 0.8963,
+    0.5: 0.9268, 0.55: 0.9207, 0.6: 0.8963, 0.65: 0.8598, 0.7: 0.8598,
 }
 #: The paper's literal reading (every item mapped to its nearest code, no rule, no floor).
-LITERAL_AGREEMENT = 0.25
+LITERAL_AGREEMENT = 0.2866
 
 
 def _outputs() -> list[dict[str, Any]]:
@@ -79,21 +100,32 @@ def careful_items(record: dict[str, Any], floor: float | None) -> list[tuple[Ite
     return scorer.careful(items, text, seen)
 
 
+_NUMBER = re.compile(r"\d+(?:[.,]\d+)*")
+
+
+def distinct(texts: list[str]) -> dict[str, list[str]]:
+    """The distinct items of one output: the first text of each group of items that differ only
+    in their numbers -> the group's texts."""
+    groups: dict[str, list[str]] = {}
+    for text in texts:
+        groups.setdefault(_NUMBER.sub("#", text), []).append(text)
+    return {texts[0]: texts for texts in groups.values()}
+
+
 def misses(floor: float | None) -> tuple[int, dict[tuple[str, str], tuple]]:
     """How many distinct items were compared, and those whose harness codes differ from the
-    grade: (key, text) -> (harness codes, graded codes)."""
+    grade: (key, first text of the item) -> (harness codes, graded codes)."""
     grades = _grades()
     found, count = {}, 0
     for record in _outputs():
-        done = set()
-        for item, _ in careful_items(record, floor):
-            if item.text in done:
-                continue
-            done.add(item.text)
+        kept = {item.text: item.codes for item, _ in careful_items(record, floor)}
+        for first, texts in distinct(list(kept)).items():
             count += 1
-            grade = grades[(record["task"], item.text)]
-            if set(item.codes) != set(grade["codes"]):
-                found[(record["key"], item.text)] = (sorted(item.codes), sorted(grade["codes"]))
+            wrong = [(sorted(kept[t]), sorted(grades[(record["task"], t)]["codes"]))
+                     for t in texts
+                     if set(kept[t]) != set(grades[(record["task"], t)]["codes"])]
+            if wrong:
+                found[(record["key"], first)] = wrong[0]
     return count, found
 
 
@@ -101,7 +133,9 @@ def test_fixture_is_complete_and_well_formed() -> None:
     records = _outputs()
     grades = _grades()
     assert len(records) >= MINIMUM_OUTPUTS
-    assert {r["task"] for r in records} == {"diagnoses", "procedures", "labs", "prescriptions"}
+    assert {r["task"] for r in records} == TASKS
+    for task in TASKS:
+        assert sum(r["task"] == task for r in records) >= MINIMUM_PER_TASK, task
     assert len({r["key"] for r in records}) == len(records)
     for record in records:
         text = scoring.answer_text(record["output"], record["mode"] == "cot")
@@ -124,17 +158,23 @@ def test_the_careful_reading_agrees_with_the_grades() -> None:
     assert agreement >= MINIMUM_AGREEMENT, f"{agreement:.1%}: {found}"
 
 
+@pytest.mark.xfail(strict=True, reason="issue 34's 98 % is not reached: the disagreements "
+                   "pinned in DISAGREEMENTS are the encoder's (abbreviations, words that match "
+                   "without the meaning), which no rule of the careful reading can tell")
+def test_issue_34_target() -> None:
+    count, found = misses(scoring.DEFAULTS["threshold"])
+    assert 1 - len(found) / count >= ISSUE_AGREEMENT
+
+
 def test_the_literal_reading_agrees_far_less() -> None:
     grades = _grades()
     compared = wrong = 0
     for record in _outputs():
-        done = set()
-        for item in record["items"]:
-            if item["text"] in done:
-                continue
-            done.add(item["text"])
+        nearest = {item["text"]: item["nearest"] for item in record["items"]}
+        for texts in distinct(list(nearest)).values():
             compared += 1
-            wrong += set(item["nearest"]) != set(grades[(record["task"], item["text"])]["codes"])
+            wrong += any(set(nearest[t]) != set(grades[(record["task"], t)]["codes"])
+                         for t in texts)
     assert round(1 - wrong / compared, 4) == LITERAL_AGREEMENT
 
 

@@ -23,12 +23,16 @@ decision when, in this order:
    prescriptions: the medications on admission), because naming an inherited diagnosis or
    continuing a home medication is a decision;
 4. ``exemplar``: the answer copies an exemplar's answer (at least half its items are entries of
-   it) and the item is one of those entries;
+   it, or codes written as one of its entries with a few characters changed: ``N02AB01`` for
+   ``N02AA03``, see :func:`_copied_entry`) and the item is one of those entries;
 5. ``fragment``: it names nothing: no letter in it and no explicit code (``-``, ``6``, a list
-   number cut off at ``max_tokens``).
+   number cut off at ``max_tokens``), or, as the answer's last line, it is the opening of an item
+   the answer repeats (``Hyp`` after "Hypoglycemia" many times: a repetition cut off at
+   ``max_tokens``).
 
-The answer's last line, when cut off (it is the opening of a heading of the answer, or of a
-line or sentence of the record), counts as that heading (rule 1) or that line (rule 3).
+The answer's last line, when cut off (it is the opening of a heading of the answer, of a line
+or sentence of the record, or of an item the answer repeats), counts as that heading (rule 1),
+that line (rule 3) or a fragment (rule 5).
 
 Items shorter than a run (a code, a drug name) are copies by rule 3 only as whole lines or
 sentences: their words alone cannot tell a copy from a decision. Each rule needs only what the
@@ -39,6 +43,7 @@ headings are known.
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
@@ -54,6 +59,12 @@ CASE_FIELDS = ("profile", "history")
 #: The record's own lists of a task's decisions: sections whose entries are kept as decisions.
 DECISION_SECTIONS = {"diagnoses": ("Past Medical History",),
                      "prescriptions": ("Medications on Admission",)}
+#: A code-like item (one word with a digit) that differs from an exemplar's entry of the same
+#: length and first character in at most this many characters, and in at most a third of them,
+#: is a garbled copy of it (for the ``exemplar`` rule's test of whether the answer copies the
+#: exemplar's answer).
+NEAR_CODE = 2
+_CODE_LIKE = re.compile(r"^(?=\S*\d)[\w.-]+$")
 _LETTER = re.compile(r"[^\W\d_]")
 _SENTENCE_END = re.compile(r"(?<=[.;])\s+")
 _HEADER = re.compile(r"^\s*\[([^\]\n]+)\]\s*$", re.M)
@@ -194,6 +205,22 @@ def _entries(answers: Sequence[str]) -> set[str]:
     return {normalize_title(entry) for answer in answers for entry in split_items(answer)}
 
 
+def _copied_entry(text: str, entries: set[str]) -> bool:
+    """Whether ``text`` (normalised) is one of ``entries``, or a code-like word that is one of
+    them garbled: the same length and first character, at most :data:`NEAR_CODE` characters
+    and a third of them changed (``n02ab01`` for ``n02aa03``; not ``j189`` for ``e119``)."""
+    if text in entries:
+        return True
+
+    def near(entry: str) -> bool:
+        if len(entry) != len(text) or entry[:1] != text[:1] or not _CODE_LIKE.match(entry):
+            return False
+        changed = sum(a != b for a, b in zip(entry, text, strict=True))
+        return changed <= NEAR_CODE and 3 * changed <= len(text)
+
+    return bool(_CODE_LIKE.match(text)) and any(near(entry) for entry in entries)
+
+
 def judge(items: Sequence[str], output: str, seen: Shown,
           coded: Sequence[bool] | None = None) -> list[tuple[str, str] | None]:
     """Per item of ``output``: None (a decision) or ``(rule, why)``, the first of
@@ -208,7 +235,9 @@ def judge(items: Sequence[str], output: str, seen: Shown,
     last = output.rstrip().splitlines()[-1] if output.strip() else ""
     copied_answer = _entries(seen.exemplar_answers)
     copies_exemplar = bool(copied_answer) and 2 * sum(
-        normalize_title(item) in copied_answer for item in items) >= len(items)
+        _copied_entry(normalize_title(item), copied_answer) for item in items) >= len(items)
+    counts = Counter(normalize_title(item) for item in items)
+    repeated = {text for text, count in counts.items() if text and count >= 2}
     verdicts: list[tuple[str, str] | None] = []
     for item, has_code in zip(items, coded, strict=True):
         text = normalize_title(item)
@@ -241,6 +270,9 @@ def judge(items: Sequence[str], output: str, seen: Shown,
             continue
         if not has_code and not _LETTER.search(item):
             verdicts.append(("fragment", "names nothing (no letter, no code)"))
+            continue
+        if cut and not has_code and any(r != text and r.startswith(text) for r in repeated):
+            verdicts.append(("fragment", "the opening of an item the answer repeats, cut off"))
             continue
         verdicts.append(None)
     return verdicts
