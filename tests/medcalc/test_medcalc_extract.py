@@ -658,3 +658,15 @@ def test_a_derivation_ending_on_a_format_example_is_its_answer():
     assert robust_extract(output, "weeks_days", question=GESTATION_QUESTION) == ("(4, 3)", "ok", "")
     assert robust_extract('{"answer": "(5 weeks, 3 days)"}', "weeks_days",
                           question=GESTATION_QUESTION)[:2] == ("(5, 3)", "ok")
+
+
+def test_a_copied_sentence_repeated_in_a_loop_restates_the_note():
+    """SmolLM2's looped answer repeats the note's last sentence back to back; each repeat
+    restates the note as its first copy does, so no number of it is the answer."""
+    note = ("A 69-year-old man presents with septic shock. Labs: Na 145 mmol/L, Cl 113 mmol/L, "
+            "HCO3 12 mEq/L. Serum albumin is 39 g/L.")
+    looped = ('{"answer": "Labs: Na 145 mmol/L, Cl 113 mmol/L, HCO3 12 mEq/L, Serum albumin is '
+              '39 g/L. Serum albumin is 39 g/L. Serum albumin is 39 g/L. Serum albumin is ')
+    assert robust_extract(looped, "decimal", note=note)[:2] == (None, "not_found")
+    derived = '{"answer": "Na 145 mmol/L, Cl 113 mmol/L, HCO3 12 mEq/L: gap 145 - 125 = 20"}'
+    assert robust_extract(derived, "decimal", note=note)[:2] == ("20", "ok")

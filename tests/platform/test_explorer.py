@@ -116,14 +116,14 @@ TASK = {"scoring": {"extractions": ["official", "robust"]}}
 def test_a_cells_document_tags_verdicts_cuts_and_copies_and_shares_prompt_texts(
         tmp_path: Path) -> None:
     files = write_cell(tmp_path, {"1": ("5", "stop"), "2": ('{"answer": "4', "length"),
-                                  "3": ("4", "stop")}, {"1": 1, "2": 0, "3": 0}, {"3"})
+                                  "3": ("4", "loop")}, {"1": 1, "2": 0, "3": 0}, {"3"})
     document = cell_document(read_cell("m/medcalc/zero_shot", "medcalc", TASK, files, True),
                              True)
     assert document["views"] == ["official", "robust"]
     assert [e["tags"]["official"] for e in document["examples"]] == [
-        ["right"], ["wrong", "cut"], ["wrong", "copied"]]
+        ["right"], ["wrong", "cut"], ["wrong", "loop", "copied"]]
     assert document["counts"]["robust"] == {"right": 1, "wrong": 2, "unanswered": 0,
-                                            "scored": 0, "cut": 1, "copied": 1}
+                                            "scored": 0, "cut": 1, "loop": 1, "copied": 1}
     assert document["texts"][0] == "Answer in JSON." and len(document["texts"]) == 4
     assert [e["sides"][0]["prompt"][0] for e in document["examples"]] == [["system", 0]] * 3
     hidden = cell_document(read_cell("m/medcalc/zero_shot", "medcalc", TASK, files, False),

@@ -61,8 +61,9 @@ def test_preset_grid_has_the_identities_of_the_defaults_list_grid(conf, tmp_path
     by_presets = _plan(conf, tmp_path, "grid=by_presets")
     assert by_presets.cfg == by_defaults.cfg
     assert by_presets.cells == by_defaults.cells
-    # cells x kinds + data, build, table, report + an export per model and task
-    assert len(by_presets.identities) == 3 * 2 * 3 + 4 + len(by_presets.export_groups())
+    # cells x kinds + data, build, table, report, the explorer's pages + an export per model
+    # and task
+    assert len(by_presets.identities) == 3 * 2 * 3 + 5 + len(by_presets.export_groups())
     assert {k: v["sha"] for k, v in by_presets.identities.items()} == {
         k: v["sha"] for k, v in by_defaults.identities.items()
     }

@@ -90,7 +90,9 @@ def test_renaming_a_model_rebuilds_only_the_tables_figures_and_report_that_show_
                if any(c.model == "tiny_llama" for c in cells)}
     drawn = {f"figures/{f}" for f, tables in base.figures.items()
              if any(f"tables/{t}" in showing for t in tables)}
-    assert changed(base, other) == showing | drawn | {"report/index"} | exports(base, "tiny_llama")
+    # the explorer's pages name each model (report/examples)
+    assert changed(base, other) == (showing | drawn | {"report/index", "report/examples"}
+                                    | exports(base, "tiny_llama"))
 
 
 def test_adding_a_model_runs_its_cells_and_leaves_every_other_cell(roots, base):

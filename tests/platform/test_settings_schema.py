@@ -216,7 +216,8 @@ def test_a_value_in_a_grid_or_a_model_file_names_that_file(tmp_path):
      r"models\.tiny_llama\.sampling\.max_tokens=-5: out of range", "valid values: >= 1"),
     ("+models.tiny_llama.sampling.temprature=0.5",
      r"models\.tiny_llama\.sampling\.temprature: unknown key",
-     "valid keys: json_schema, max_tokens, repetition_penalty, seed, stop, temperature,"),
+     "valid keys: json_schema, max_tokens, repetition_penalty, seed, stop, stop_loop, "
+     "temperature,"),
     ("models.tiny_llama.backend=telepathy", r"models\.tiny_llama\.backend='telepathy'",
      "valid backends: baseline, openai, recorded, transformers, vllm"),
     ("models.tiny_llama.engine.batch_size=0",

@@ -88,7 +88,7 @@ def _replace_leaked(
 class MedCalcBenchmark(StandardBenchmark):
     name = "medcalc"
     data_version = "1"
-    scoring_version = "4"  # 4: a format example of the question is no answer (issue 34)
+    scoring_version = "5"  # 5: a copied stretch repeated back to back restates the note too
     baselines = ("oracle", "constant")
     truncatable = ("note",)
 

@@ -153,6 +153,8 @@ _PAIR = re.compile(r"(?<![\d.])(\d+)\s*+(?:[\"']\s*+)?,\s*+(?:[\"']\s*+)?(\d+)(?
 # An answer restating the note: runs of this many consecutive words (numbers included) that the
 # note holds in the same order, case and punctuation aside.
 COPY_RUN = 8
+#: The longest period, in words, of a copied stretch repeated back to back (``_cover_repeats``).
+REPEAT_PERIOD = 3 * COPY_RUN
 _TOKEN = re.compile(r"\d+(?:\.\d+)?|[^\W\d_]+")
 _RESTATES = "the answer restates the patient note"
 _WORD = re.compile(r"[^\W\d_]{2,}")
@@ -546,6 +548,7 @@ def copied_spans(text: str, note: str | None) -> list[tuple[int, int]]:
     for i in range(len(tokens) - COPY_RUN + 1):
         if tuple(t[0] for t in tokens[i:i + COPY_RUN]) in runs:
             covered[i:i + COPY_RUN] = [True] * COPY_RUN
+    _cover_repeats([t[0] for t in tokens], covered)
     spans: list[tuple[int, int]] = []
     for (_, start, end), copied in zip(tokens, covered, strict=True):
         if copied:
@@ -554,6 +557,29 @@ def copied_spans(text: str, note: str | None) -> list[tuple[int, int]]:
             else:
                 spans.append((start, end))
     return spans
+
+
+def _cover_repeats(words: list[str], covered: list[bool]) -> None:
+    """Cover what repeats a covered stretch back to back: "…39 g/L. Serum albumin is 39 g/L.
+    Serum albumin is 39 g/L. Serum albu" (a greedy loop over a copied sentence) restates the
+    note as much as its first copy does. A repeat is a whole period of at most
+    :data:`REPEAT_PERIOD` words equal to the covered words before it, or the text's cut-off end
+    when it begins such a period."""
+    i = 1
+    while i < len(words):
+        if covered[i]:
+            i += 1
+            continue
+        for period in range(1, min(i, REPEAT_PERIOD) + 1):
+            before = words[i - period:i]
+            after = words[i:i + period]
+            if all(covered[i - period:i]) and before[:len(after)] == after and (
+                    len(after) == period or i + len(after) == len(words)):
+                covered[i:i + len(after)] = [True] * len(after)
+                i += len(after)
+                break
+        else:
+            i += 1
 
 
 def without_copies(text: str, note: str | None) -> str:
