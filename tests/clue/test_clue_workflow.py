@@ -234,7 +234,8 @@ def test_demo_table_names_its_bertscore_encoder(demo):
     tables = demo / "results/tables"
     assert {p.name for p in tables.glob("clue_table3.*")} == {
         f"clue_table3.{x}"
-        for x in ("csv", "md", "tex", "stats.json", "stats.md", "metrics.json", "prov.json")
+        for x in ("csv", "md", "tex", "stats.json", "stats.md", "metrics.json", "prov.json",
+                  "cells.json")
     }
     md = (tables / "clue_table3.md").read_text()
     assert "BERT F1 scored with sentence-transformers/all-MiniLM-L6-v2" in md

@@ -59,7 +59,7 @@ def test_only_cells_built_for_the_settings_are_shown(demo, capsys, monkeypatch) 
     assert main(["answers", *conf]) == 0
     shown = capsys.readouterr().out
     assert "| smollm2_135m/medcalc/zero_shot |" in shown and "not scored yet" not in shown
-    assert main(["answers", *conf, "models.smollm2_135m.engine.batch_size=16"]) == 0
+    assert main(["answers", *conf, "models.smollm2_135m.engine.batch_size=4"]) == 0
     shown = capsys.readouterr().out
     assert "| smollm2_135m/" not in shown
     assert "cell(s) not scored yet" in shown

@@ -53,10 +53,11 @@ ENV_SCRIPT = REPO / ENV_COMMAND.split()[0]
 N_REQUESTS = 12
 #: vLLM on CPU as conf/model/smollm2_vllm_cpu.yaml runs it: float32 as the transformers
 #: backend; a quarter of the machine's memory for the KV cache (the GPU default 0.9 asks for
-#: memory a shared machine does not have); no graphs; its context and sampling
+#: memory a shared machine does not have); no graphs; its context and sampling, with a budget
+#: of 48 new tokens (the preset's null takes each task's, config/budget.py)
 VLLM_CPU = yaml.safe_load((REPO / "conf/model/smollm2_vllm_cpu.yaml").read_text())
 MAX_MODEL_LEN = VLLM_CPU["context"]["max_model_len"]
-SAMPLING = VLLM_CPU["sampling"]
+SAMPLING = {**VLLM_CPU["sampling"], "max_tokens": 48}
 VLLM_ENGINE = VLLM_CPU["engine"]
 TRANSFORMERS_ENGINE = {"device": "cpu", "dtype": "float32", "batch_size": 16}
 

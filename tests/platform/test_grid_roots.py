@@ -94,7 +94,7 @@ def test_a_second_grid_leaves_the_first_one_built(tmp_path):
     assert done.returncode == 0, done.stderr[-3000:]
     tables = sorted((tmp_path / "results/tables").glob("medcalc_table2.*"))
     before = {p: (p.read_bytes(), p.stat().st_mtime_ns) for p in tables}
-    assert len(before) == 7  # csv md tex stats.json stats.md metrics.json prov.json
+    assert len(before) == 8  # csv md tex stats.json stats.md cells.json metrics.json prov.json
 
     csv = _csv(tmp_path / "official/test_data.csv", seed=5)
     real = f"grid=medcalc_paper tasks.medcalc.data.path={csv}"

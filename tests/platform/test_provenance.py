@@ -235,7 +235,7 @@ def test_every_step_records_the_plans_identity_and_file_hashes(run, monkeypatch)
         "rows": plan.artifact("scores", cell), "summary": plan.artifact("scores", cell, ".json")}
     table = read_record(plan.record_file("table", TABLE))
     assert set(table["inputs"]) == set(CELLS) | {f"{cell}:rows" for cell in CELLS}
-    assert set(table["outputs"]) == {"csv", "md", "tex", "stats", "stats_md", "metrics"}
+    assert set(table["outputs"]) == {"csv", "md", "tex", "stats", "stats_md", "cells", "metrics"}
     for figure in ("medcalc_bars", "medcalc_modes"):
         record = read_record(plan.record_file("figure", figure))
         assert record["identity"] == plan.identities[f"figures/{figure}"]["sha"]
@@ -362,10 +362,10 @@ def _age_outputs(workdir: Path) -> int:
 def test_settle_counts_and_build_order(pulled, monkeypatch) -> None:
     plan = plan_in(pulled, monkeypatch)
     # derive, then per model (MedCalc only): requests, generation, scoring; the table, its two
-    # figures and the report
-    assert len(list(jobs(plan))) == 11
+    # figures, the report and the explorer's pages
+    assert len(list(jobs(plan))) == 12
     _age_outputs(pulled)
-    assert settle(plan) == {"settled": 11, "stale": 0}
+    assert settle(plan) == {"settled": 12, "stale": 0}
     for job in jobs(plan):
         newest_input = max(p.stat().st_mtime_ns for p in job.inputs)
         assert min(p.stat().st_mtime_ns for p in job.outputs) > newest_input, job.name
@@ -378,8 +378,9 @@ def test_settle_leaves_what_does_not_verify(pulled, monkeypatch, caplog) -> None
     tampered = tamper_generation(pulled)
     when = _age_outputs(pulled)
     caplog.set_level("INFO", logger="clineval")
-    # oracle's generation job and its scoring job (which reads the file) stay; the rest settle
-    assert settle(plan) == {"settled": 9, "stale": 2}
+    # oracle's generation job, its scoring job and the explorer's (which read the file) stay;
+    # the rest settle
+    assert settle(plan) == {"settled": 9, "stale": 3}
     assert tampered.stat().st_mtime_ns == when
     assert ("generate oracle stays out of date: results/generations/oracle/medcalc/cot.meta.json:"
             " output generations (results/generations/oracle/medcalc/cot.jsonl) changed"
@@ -417,8 +418,9 @@ def test_audit_names_a_tampered_generation_and_its_scores_record(pulled, monkeyp
     tamper_generation(pulled)
     status, out = audit(pulled, monkeypatch, capsys)
     assert status == 1
-    assert out.startswith(f"BROKEN  {TABLE}: scores oracle/medcalc/cot ← generations: "
-                          "results/generations/oracle/medcalc/cot.jsonl (generations) has sha256")
+    assert out.startswith(f"BROKEN  {TABLE}: scores oracle/medcalc/cot ← generations and "
+                          "requests: results/generations/oracle/medcalc/cot.jsonl (generations) "
+                          "has sha256")
     assert "results/scores/oracle/medcalc/cot.prov.json recorded" in out
 
 
@@ -438,8 +440,9 @@ def test_audit_names_an_edited_requests_file(pulled, monkeypatch, capsys) -> Non
     path.write_text(path.read_text().replace("Patient note", "Patient's note", 1))
     status, out = audit(pulled, monkeypatch, capsys)
     assert status == 1
-    assert out.startswith(f"BROKEN  {TABLE}: generations constant/medcalc/zero_shot ← requests: "
-                          "results/requests/constant/medcalc/zero_shot.jsonl (requests)")
+    # the scores read the requests too (the copy rule reads the prompt): their record sees it
+    assert out.startswith(f"BROKEN  {TABLE}: scores constant/medcalc/zero_shot ← generations and "
+                          "requests: results/requests/constant/medcalc/zero_shot.jsonl (requests)")
 
 
 @pytest.mark.slow

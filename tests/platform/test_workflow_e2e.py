@@ -36,7 +36,8 @@ def test_demo_writes_every_table_format(demo):
     assert sorted(p.name for p in tables.iterdir()) == [
         f"{table}.{ext}"
         for table in DEMO_TABLES
-        for ext in ("csv", "md", "metrics.json", "prov.json", "stats.json", "stats.md", "tex")
+        for ext in ("cells.json", "csv", "md", "metrics.json", "prov.json", "stats.json",
+                    "stats.md", "tex")
     ]
     md = (tables / "medcalc_table2.md").read_text()
     for block in (
@@ -402,7 +403,7 @@ def test_a_changed_scoring_input_rescores_and_the_audit_names_it(tmp_path):
     assert broken.returncode == 1
     assert f"{encoder / 'config.json'} (encoder:config.json)" in broken.stdout
     assert planned_jobs(work, overrides) == {"score_clue": 1, "table": 2, "figure": 2,
-                                             "report": 1, "all_tables": 1}
+                                             "report": 1, "examples": 1, "all_tables": 1}
     done = snakemake(work, "all_tables", overrides=overrides)
     assert done.returncode == 0, done.stderr[-3000:]
     assert audit(work, overrides).returncode == 0

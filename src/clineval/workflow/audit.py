@@ -136,7 +136,8 @@ def _check_cell(
     _expect(scores, "inputs", "generations", generations, f"scores {key} ← generations")
     _expect(scores, "inputs", "requests", plan.artifact("requests", cell),
             f"scores {key} ← requests")
-    _files(scores, "inputs", plan.record_file("scores", key), f"scores {key} ← generations", hashes)
+    _files(scores, "inputs", plan.record_file("scores", key),
+           f"scores {key} ← generations and requests", hashes)
     meta_path = plan.record_file("generation", key)
     meta = _record(meta_path, ids[f"{key}/generation"]["sha"], f"generations {key}", hashes)
     _files(meta, "outputs", meta_path, f"generations {key}", hashes)
