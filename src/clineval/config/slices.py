@@ -25,7 +25,7 @@ import hashlib
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from clineval.config.compose import ConfigError
+from clineval.errors import ConfigError
 
 
 def validate_slices(cfg: Mapping[str, Any]) -> None:
