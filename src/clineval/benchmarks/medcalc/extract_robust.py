@@ -658,7 +658,6 @@ def robust_extract(output: str, output_type: str, *, note: str | None = None,
     return answer, "ok", ""
 
 
-_WORD = re.compile(r"[^\W\d_]{2,}")
 #: Words that frame an answer without deriving it: JSON keys and answer cues.
 _FRAME_WORDS = frozenset({"answer", "step", "by", "thinking", "the", "is", "final", "so",
                           "therefore", "estimated", "gestational", "age"})
