@@ -191,3 +191,34 @@ def test_decision_lists(kind):
     else:
         assert found == ["Levothyroxine Sodium 75 mcg PO DAILY\nAcetaminophen 650 mg PO "
                          "Q6H:PRN pain"]
+
+
+def test_the_allergen_after_the_copied_allergy_line_is_no_prescription():
+    output = "Penicillins\nPenicillin\nCeftriaxone"
+    assert verdicts(["Penicillins", "Penicillin", "Ceftriaxone"], output,
+                    kind="prescriptions") == ["record", "allergy", None]
+    # without the copied line, a drug's name alone may be an order (a wrong one)
+    assert verdicts(["Penicillin", "Ceftriaxone"], "Penicillin\nCeftriaxone",
+                    kind="prescriptions") == [None, None]
+    # entries of one line, each with its gloss; the sulfonamides are the allergy's
+    sulfa = {**EXAMPLE, "segments": {**EXAMPLE["segments"], "record": RECORD.replace(
+        "Penicillins", "Sulfa (Sulfonamide Antibiotics) / Codeine")}}
+    items = ["Sulfa (Sulfonamide Antibiotics) / Codeine", "Sulfonamides", "Codeine sulfate"]
+    assert verdicts(items, "\n".join(items), kind="prescriptions", example=sulfa) == [
+        "record", "allergy", None]
+
+
+def test_allergy_lines_are_read_for_prescriptions_only_and_none_is_no_allergen():
+    texts = decisions.case_texts(EXAMPLE)
+    assert decisions.allergies("prescriptions", texts) == ["Penicillins"]
+    assert decisions.allergies("diagnoses", texts) == []
+    none = RECORD.replace("Penicillins", "No Known Allergies / Adverse Drug Reactions")
+    assert decisions.allergies("prescriptions", [none]) == []
+
+
+def test_a_title_that_names_the_opposite_is_no_code():
+    items = [Item("Hypoglycemia", ("E11.65",), "embedding", 0.57),
+             Item("Hyperglycemia in type 2 diabetes", ("E11.65",), "embedding", 0.8)]
+    found = careful(items, "x", 0.5)
+    assert [(i.codes, i.how) for i, _ in found] == [((), "none"), (("E11.65",), "embedding")]
+    assert found[0][1]["literal_codes"] == ["E11.65"] and "hyperglycemia" in found[0][1]["why"]

@@ -119,3 +119,16 @@ def test_labs_itemid_compat_reads_itemids_as_codes(capsys, tmp_path):
     assert out["rows"][0]["codes"] == ["50931"]
     # no itemid is in the hierarchy: each is its own node at every level (the code's fallback)
     assert [lv["recall"] for lv in out["levels"]] == [0.5, 0.5, 0.5, 0.5]
+
+
+def test_lab_abbreviations_are_written_out_unless_kept(capsys, tmp_path):
+    tree = tmp_path / "tree.csv"
+    tree.write_text("PATH_TO_ROOT,SEQUENCE,IMMEDIATE_PARENT,CODE,CODE_TEXT\n"
+                    ",1,,LP1,root\nLP1,1,LP1,LP2,Laboratory\nLP1.LP2,1,LP2,LP3,Chemistry\n"
+                    "LP1.LP2.LP3,1,LP3,6768-6,Alkaline Phosphatase\n"
+                    "LP1.LP2.LP3,2,LP3,2951-2,Sodium\n")
+    args = ([{"id": "x", "codes": ["6768-6"]}], [{"id": "x", "output": "ALP"}],
+            "--loinc-hierarchy", str(tree))
+    assert run(capsys, tmp_path, "labs", *args)["rows"][0]["codes"] == ["6768-6"]
+    kept = run(capsys, tmp_path, "labs", *args, "--keep-abbreviations")
+    assert kept["rows"][0]["codes"] == []

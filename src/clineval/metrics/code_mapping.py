@@ -206,10 +206,14 @@ class Mapper:
         """:meth:`map` of every text, the items left to the embedding matcher encoded in one
         call (each distinct text once; a vector depends on its own text only, so the result
         is :meth:`map`'s for each text alone)."""
+        split = split_items_code if self.parsing == "code" else split_items
+        return self.map_items([split(text) for text in texts])
+
+    def map_items(self, answers_items: Sequence[Sequence[str]]) -> list[list[Item]]:
+        """Per answer, its items (already split) with their codes, as :meth:`map_all`."""
         answers: list[list[Item | None]] = []
         pending: list[tuple[int, int, str, str, tuple[str, ...]]] = []
-        for text in texts:
-            items = split_items_code(text) if self.parsing == "code" else split_items(text)
+        for items in answers_items:
             mapped: list[Item | None] = []
             for item in items:
                 codes, rest, invalid = self.explicit(item)

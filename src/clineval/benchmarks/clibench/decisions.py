@@ -22,17 +22,23 @@ decision when, in this order:
    task's decisions (diagnoses: the previous admission's diagnoses and the past medical history;
    prescriptions: the medications on admission), because naming an inherited diagnosis or
    continuing a home medication is a decision;
-4. ``exemplar``: the answer copies an exemplar's answer (at least half its items are entries of
+4. ``allergy`` (prescriptions): in an answer that copies the record's allergy line (one of
+   its items is that line or one of its entries, as rule 3 finds it), an item that names only
+   that entry's substance: each of its words is a word of the entry, singular or plural
+   ("Sulfonamides" after "Sulfa (Sulfonamide Antibiotics)"). It restates the allergy, which
+   forbids the drug; a drug named without the copied line stays a decision (rule 3's reason:
+   a name alone cannot tell a copy from a decision);
+5. ``exemplar``: the answer copies an exemplar's answer (at least half its items are entries of
    it, or codes written as one of its entries with a few characters changed: ``N02AB01`` for
    ``N02AA03``, see :func:`_copied_entry`) and the item is one of those entries;
-5. ``fragment``: it names nothing: no letter in it and no explicit code (``-``, ``6``, a list
+6. ``fragment``: it names nothing: no letter in it and no explicit code (``-``, ``6``, a list
    number cut off at ``max_tokens``), or, as the answer's last line, it is the opening of an item
    the answer repeats (``Hyp`` after "Hypoglycemia" many times: a repetition cut off at
    ``max_tokens``).
 
 The answer's last line, when cut off (it is the opening of a heading of the answer, of a line
 or sentence of the record, or of an item the answer repeats), counts as that heading (rule 1),
-that line (rule 3) or a fragment (rule 5).
+that line (rule 3) or a fragment (rule 6).
 
 Items shorter than a run (a code, a drug name) are copies by rule 3 only as whole lines or
 sentences: their words alone cannot tell a copy from a decision. Each rule needs only what the
@@ -53,12 +59,19 @@ from clineval.metrics.code_mapping import normalize_title
 from clineval.mimic import sections
 
 #: The rules in the order they are tried (a dropped item's ``why`` names one).
-RULES = ("heading", "instruction", "record", "exemplar", "fragment")
+RULES = ("heading", "instruction", "record", "allergy", "exemplar", "fragment")
 #: Case segments in prompt order (the example's fields).
 CASE_FIELDS = ("profile", "history")
 #: The record's own lists of a task's decisions: sections whose entries are kept as decisions.
 DECISION_SECTIONS = {"diagnoses": ("Past Medical History",),
                      "prescriptions": ("Medications on Admission",)}
+#: The tasks whose answers the ``allergy`` rule reads.
+ALLERGY_KINDS = ("prescriptions",)
+_ALLERGIES = re.compile(r"^[ \t]*Allergies[ \t]*:[ \t]*(.*?)(?=\n[ \t]*\n|\Z)",
+                        re.I | re.M | re.S)
+#: An allergy line that says there is none (MIMIC's "No Known Allergies / Adverse Drug
+#: Reactions"): no allergen.
+_NO_ALLERGY = re.compile(r"\bno known allergies\b", re.I)
 #: A code-like item (one word with a digit) that differs from an exemplar's entry of the same
 #: length and first character in at most this many characters, and in at most a third of them,
 #: is a garbled copy of it (for the ``exemplar`` rule's test of whether the answer copies the
@@ -80,11 +93,13 @@ _ANSWER_HEADING = re.compile(
 @dataclass(frozen=True)
 class Shown:
     """What the prompt showed around one example: the case's texts as rendered (``case``), the
-    parts of them that list decisions of the task (``decision_lists``), exemplars' case texts
-    and answers, the instruction's texts and the prompt's section titles."""
+    parts of them that list decisions of the task (``decision_lists``), the lines of the
+    record's allergy section (``allergies``: prescriptions), exemplars' case texts and answers,
+    the instruction's texts and the prompt's section titles."""
 
     case: tuple[str, ...] = ()
     decision_lists: tuple[str, ...] = ()
+    allergies: tuple[str, ...] = ()
     exemplar_inputs: tuple[str, ...] = ()
     exemplar_answers: tuple[str, ...] = ()
     instruction: tuple[str, ...] = ()
@@ -135,6 +150,15 @@ def decision_lists(kind: str, example: Record, texts: Sequence[str]) -> list[str
     return found
 
 
+def allergies(kind: str, texts: Sequence[str]) -> list[str]:
+    """The lines of the record's allergy section (``Allergies:``) for a task the ``allergy``
+    rule reads, without a line that says there is none."""
+    if kind not in ALLERGY_KINDS:
+        return []
+    return [line.strip() for text in texts for section in _ALLERGIES.findall(text)
+            for line in section.splitlines() if line.strip() and not _NO_ALLERGY.search(line)]
+
+
 def _titles(texts: Sequence[str]) -> set[str]:
     """Section titles in ``texts``: ``[HEADER]`` lines and ``Heading:`` line openings."""
     found = set()
@@ -152,6 +176,7 @@ def shown(kind: str, example: Record, messages: Sequence[Mapping[str, str]] | No
         texts = case_texts(example)
         return Shown(case=tuple(texts),
                      decision_lists=tuple(decision_lists(kind, example, texts)),
+                     allergies=tuple(allergies(kind, texts)),
                      titles=frozenset(_titles(texts)))
     prompt = copying.Prompt.of(messages)
     texts = case_texts(example, prompt.user)
@@ -160,7 +185,8 @@ def shown(kind: str, example: Record, messages: Sequence[Mapping[str, str]] | No
         rest = rest.replace(text, "\n")
     return Shown(
         case=tuple(texts), decision_lists=tuple(decision_lists(kind, example, texts)),
-        exemplar_inputs=prompt.exemplar_inputs, exemplar_answers=prompt.exemplar_answers,
+        allergies=tuple(allergies(kind, texts)), exemplar_inputs=prompt.exemplar_inputs,
+        exemplar_answers=prompt.exemplar_answers,
         instruction=(prompt.system, rest),
         titles=frozenset(_titles([prompt.user, *prompt.exemplar_inputs])))
 
@@ -197,6 +223,26 @@ def _unheaded(line: str) -> str:
     before it is a short heading)."""
     head, colon, rest = line.partition(":")
     return rest if colon and 0 < len(head.split()) <= 6 and rest.strip() else line
+
+
+def _folded(text: str) -> set[str]:
+    """The words of ``text``, lower case, a plural ``s`` dropped (``sulfonamides``)."""
+    return {w[:-1] if len(w) > 3 and w.endswith("s") else w
+            for w in re.findall(r"[a-z0-9]+", text.lower())}
+
+
+def copied_allergens(items: Sequence[str], allergy_lines: Sequence[str]) -> list[str]:
+    """The entries of the allergy lines (split at ``/``) that the answer copies: an item is the
+    whole line or one of its entries, with or without a heading."""
+    copied = []
+    for line in allergy_lines:
+        entries = [e.strip() for e in line.split("/") if e.strip()]
+        for item in items:
+            texts = {normalize_title(item), normalize_title(_unheaded(item))}
+            if normalize_title(line) in texts:
+                copied += entries
+            copied += [e for e in entries if normalize_title(e) in texts]
+    return list(dict.fromkeys(copied))
 
 
 def _entries(answers: Sequence[str]) -> set[str]:
@@ -236,6 +282,7 @@ def judge(items: Sequence[str], output: str, seen: Shown,
     copied_answer = _entries(seen.exemplar_answers)
     copies_exemplar = bool(copied_answer) and 2 * sum(
         _copied_entry(normalize_title(item), copied_answer) for item in items) >= len(items)
+    allergens = [_folded(entry) for entry in copied_allergens(items, seen.allergies)]
     counts = Counter(normalize_title(item) for item in items)
     repeated = {text for text, count in counts.items() if text and count >= 2}
     verdicts: list[tuple[str, str] | None] = []
@@ -263,6 +310,11 @@ def judge(items: Sequence[str], output: str, seen: Shown,
         if share >= copying.SHARE:
             verdicts.append(("record", f"{share:.0%} of its words copied from the record the "
                              "prompt shows"))
+            continue
+        words = _folded(item)
+        if words and any(words <= allergen for allergen in allergens):
+            verdicts.append(("allergy", "names only the allergen of the record's allergy line, "
+                             "which the answer copies: the allergy restated, not an order"))
             continue
         if copies_exemplar and normalize_title(item) in copied_answer:
             verdicts.append(("exemplar", "an entry of the exemplar's answer, which the answer "

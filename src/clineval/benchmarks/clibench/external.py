@@ -42,6 +42,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--threshold", type=float, default=DEFAULTS["threshold"],
                         help="the similarity floor: lowest cosine of an embedding match "
                         "(default: %(default)s; -1: none, the paper's nearest title always)")
+    parser.add_argument("--keep-abbreviations", action="store_true",
+                        help="labs: match an item as written; by default the careful reading "
+                        "writes out test abbreviations first (ALP: Alkaline Phosphatase)")
     parser.add_argument("--empty", choices=("zero", "drop"), default=DEFAULTS["empty"],
                         help="an answer without codes: zero predictions (paper) or dropped "
                         "(public code)")
@@ -105,6 +108,7 @@ def read_outputs(path: Path, ids: list[str]) -> dict[str, str]:
 def run(args: argparse.Namespace) -> int:
     settings_given = {
         "empty": args.empty, "threshold": args.threshold, "encoder": args.encoder,
+        "abbreviations": not args.keep_abbreviations,
         "atc_levels": args.atc_levels, "loinc_leaf": args.loinc_leaf, "parsing": args.parsing,
         "lab_codes": args.lab_codes, "coarse": args.coarse}
     gold = read_gold(args.gold, args.task, settings_given)

@@ -16,8 +16,9 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from functools import cached_property
 from pathlib import Path
 from typing import Any
 
@@ -29,8 +30,9 @@ from clineval.metrics.code_mapping import Item, Mapper, codes_of
 from clineval.metrics.embedding import BUNDLED, encoder_name
 from clineval.metrics.ontologies import icd10cm
 
-from . import kinds, pools
+from . import abbreviations, kinds, pools
 from .decisions import Shown, judge
+from .opposites import opposite
 
 #: The micro scores a level reports (its headline numbers).
 MICRO = ("precision", "recall", "f1")
@@ -40,6 +42,9 @@ DEFAULTS: Record = {
     # the similarity floor: the lowest cosine of an embedding match (None: always the nearest,
     # the paper's literal reading); 0.5 from the hand-graded outputs (docs/clibench.md)
     "threshold": 0.5,
+    # the careful reading writes out lab abbreviations before matching ("ALP": Alkaline
+    # Phosphatase; :mod:`.abbreviations`); False: the item as written, as the literal reading
+    "abbreviations": True,
     "encoder": BUNDLED,
     "atc_levels": "paper",      # prefix lengths 1/3/4/5 (paper) | 1/2/3/4 (code)
     "loinc_leaf": "term",       # finest lab level: the LOINC term (paper) | its parent (code)
@@ -126,6 +131,32 @@ class Scorer:
                       pools.candidates(self.kind, files, encoder, itemids),
                       None, self.settings["parsing"])
 
+    @cached_property
+    def titles(self) -> dict[tuple[str, ...], str]:
+        """The candidates' titles by their codes (once per scorer)."""
+        candidates = self.mapper().candidates
+        return dict(zip(candidates.codes, candidates.titles, strict=True)) if candidates else {}
+
+    def expansions(self, items: Sequence[Item]) -> dict[str, str]:
+        """The texts of the items that the careful reading matches with their abbreviations
+        written out (labs, ``abbreviations``: items matched by embedding or to nothing) -> the
+        written-out text."""
+        if self.kind != "labs" or not self.settings["abbreviations"]:
+            return {}
+        table = abbreviations.table(tuple(self.titles.values()))
+        return abbreviations.expansions(
+            (item.text for item in items if item.how in ("embedding", "none")), table)
+
+    def read_as(self, mapper: Mapper, rows: Sequence[Sequence[Item]]) -> dict[str, Item]:
+        """The items whose text :meth:`expansions` writes out -> the mapping of the written-out
+        text (each text once)."""
+        written = self.expansions([item for items in rows for item in items])
+        if not written:
+            return {}
+        queries = list(dict.fromkeys(written.values()))
+        found = dict(zip(queries, mapper.map_items([queries])[0], strict=True))
+        return {text: found[query] for text, query in written.items()}
+
     def levels(self) -> list[tuple[str, Any]]:
         return kinds.levels(self.kind, self.settings, self.files.get("loinc_hierarchy"))
 
@@ -152,8 +183,9 @@ class Scorer:
         mapper = self.mapper()
         texts = [answer_text(text, self.reasoning) if text else "" for text in outputs]
         literal_items = mapper.map_all(texts)
+        read = self.read_as(mapper, literal_items)
         shown_rows = list(seen) if seen is not None else [None] * len(texts)
-        careful_items = [self.careful(items, text, shown_row) for items, text, shown_row
+        careful_items = [self.careful(items, text, shown_row, read) for items, text, shown_row
                          in zip(literal_items, texts, shown_rows, strict=True)]
         golds = [self.canonical_gold(g) for g in gold]
         levels = self.levels()
@@ -187,30 +219,51 @@ class Scorer:
                                         mapper.embeddings_key)
         return rows, result
 
-    def careful(self, items: Sequence[Item], text: str, seen: Shown | None
-                ) -> list[tuple[Item, Record]]:
-        """The items under the careful reading, each with what its record adds: an item that
-        is no decision (``how: no_decision``, ``rule`` and ``why``) or whose nearest title is
-        below the floor (``how: none``, ``why``) keeps no code; ``literal_codes``: the codes the
-        literal reading maps it to."""
+    def careful(self, items: Sequence[Item], text: str, seen: Shown | None,
+                read: Mapping[str, Item] | None = None) -> list[tuple[Item, Record]]:
+        """The items under the careful reading, each with what its record adds. An item that
+        is no decision (``how: no_decision``, ``rule`` and ``why``) keeps no code; one that
+        ``read`` holds (:meth:`read_as`) is matched as its written-out text (``read_as``); then
+        one whose nearest title is below the floor, or names the opposite of the item
+        (:func:`.opposites.opposite`), keeps no code (``how: none``, ``why``).
+        ``literal_codes``: the codes the literal reading maps it to, where they differ."""
         verdicts = judge([item.text for item in items], text, seen or Shown(),
                          [item.how == "code" for item in items])
         floor = self.settings["threshold"]
-        out = []
-        for item, verdict in zip(items, verdicts, strict=True):
+        out: list[tuple[Item, Record]] = []
+        for literal, verdict in zip(items, verdicts, strict=True):
+            item = literal
+            extra: Record = {}
             if verdict is not None:
-                rule, why = verdict
-                out.append((Item(item.text, (), "no_decision", item.similarity, item.invalid),
-                            {"rule": rule, "why": why, "literal_codes": list(item.codes)}))
-            elif (item.how == "embedding" and floor is not None and item.similarity is not None
-                  and item.similarity < floor):
-                out.append((Item(item.text, (), "none", item.similarity, item.invalid),
-                            {"why": f"the nearest title's similarity {item.similarity:.3f} is "
-                                    f"below the floor {floor:g}",
-                             "literal_codes": list(item.codes)}))
+                item = Item(item.text, (), "no_decision", item.similarity, item.invalid)
+                extra = {"rule": verdict[0], "why": verdict[1]}
             else:
-                out.append((item, {}))
+                if read and literal.text in read:
+                    found = read[literal.text]
+                    item = Item(literal.text, found.codes, found.how, found.similarity,
+                                literal.invalid)
+                    extra = {"read_as": found.text}
+                why = self.no_code(item, floor)
+                if why is not None:
+                    item = Item(item.text, (), "none", item.similarity, item.invalid)
+                    extra |= {"why": why}
+            if item.codes != literal.codes or extra:
+                extra["literal_codes"] = list(literal.codes)
+            out.append((item, extra))
         return out
+
+    def no_code(self, item: Item, floor: float | None) -> str | None:
+        """Why an item matched by embedding keeps no code under the careful reading: its
+        nearest title is below the floor, or names the item's opposite; else ``None``."""
+        if item.how != "embedding":
+            return None
+        if floor is not None and item.similarity is not None and item.similarity < floor:
+            return (f"the nearest title's similarity {item.similarity:.3f} is below the floor "
+                    f"{floor:g}")
+        pair = opposite(item.text, self.titles.get(item.codes, ""))
+        if pair is not None:
+            return f"names {pair[0]}; its nearest title names the opposite, {pair[1]}"
+        return None
 
 
 def _counts(count: Sequence[hierarchical.Counts] | None) -> list[list[int]] | None:
@@ -333,6 +386,9 @@ def settings(scoring: Record | None) -> Record:
         raise ConfigError(f"scoring.coarse={merged['coarse']!r}; use reach or self")
     if merged["loinc_leaf"] not in ("term", "parent"):
         raise ConfigError(f"scoring.loinc_leaf={merged['loinc_leaf']!r}; use term or parent")
+    if not isinstance(merged["abbreviations"], bool):
+        raise ConfigError(f"scoring.abbreviations={merged['abbreviations']!r}; use true or "
+                          "false")
     if merged["threshold"] is not None:
         merged["threshold"] = float(merged["threshold"])
     return merged

@@ -61,6 +61,8 @@ class Scoring:
     empty: str = setting("zero", choices=EMPTY_POLICIES)
     # the similarity floor: the lowest cosine of a match; null: none (the paper's literal reading)
     threshold: float | None = setting(0.5, ge=-1, le=1)
+    # labs: write out test abbreviations ("ALP") before matching (the careful reading)
+    abbreviations: bool = True
     encoder: str | None = None  # a bundled encoder's name or a local model directory
     atc_levels: str = setting("paper", choices=ATC_LEVELS)
     loinc_leaf: str = setting("term", choices=("term", "parent"))
