@@ -3,6 +3,7 @@ import re
 import sys
 from pathlib import Path
 
+from clineval.benchmarks import add_include
 from clineval.workflow.checks import check_plan
 from clineval.errors import ConfigError
 from clineval.workflow.settle import settle
@@ -23,6 +24,9 @@ from clineval.workflow.resources import conda_env, model_resources, scoring_reso
 
 
 try:
+    # benchmark packages from outside the project (--config include=DIR, os.pathsep-separated, or
+    # $CLINEVAL_INCLUDE): the plan and every job process (which inherit the variable) find them
+    add_include(config.get("include"))
     # reused from results/identity/plans/ while conf/, the overrides and the files it read are
     # unchanged (clineval.workflow.plan_cache)
     PLAN, SETTLE_JOBS, _ = load_plan(

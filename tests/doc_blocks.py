@@ -20,7 +20,8 @@ from pathlib import Path
 
 from workflow_run import REPO
 
-DOCS = ("README.md", "docs/results.md", "docs/backends.md", "docs/workflow.md")
+DOCS = ("README.md", "docs/results.md", "docs/backends.md", "docs/workflow.md",
+        "docs/extending.md")
 SHELLS = frozenset({"bash", "sh", "shell", "console"})
 FENCE = re.compile(r"^(\s*)```(\S*)\s*$")
 MARK = re.compile(r"^<!--\s*(doc-test|example):\s*(.*?)\s*-->$")

@@ -10,8 +10,8 @@ import traceback
 from collections.abc import Sequence
 from pathlib import Path
 
-from clineval.benchmarks import BENCHMARKS, TOOLS, get_benchmark, get_commands, title
-from clineval.config.locate import add_conf_argument, find_conf
+from clineval.benchmarks import add_include, get_benchmark, get_commands, names, title, tools
+from clineval.config.locate import add_conf_argument, add_include_argument, find_conf, included
 from clineval.errors import ConfigError
 from clineval.io import DataError
 
@@ -126,6 +126,7 @@ def build_parser(argv_command: str | None = None) -> argparse.ArgumentParser:
     <tool>``) come from the benchmark packages, imported only when ``argv_command`` names that
     command."""
     parser = argparse.ArgumentParser(prog="clineval", description=__doc__)
+    add_include_argument(parser)
     sub = parser.add_subparsers(dest="command", required=True)
     plan = sub.add_parser("plan", help="compose the config and list the grid's cells")
     plan.add_argument("overrides", nargs="*", help="Hydra overrides, e.g. grid=medcalc_paper")
@@ -165,16 +166,17 @@ def build_parser(argv_command: str | None = None) -> argparse.ArgumentParser:
                      help="the run's data folder (default ./data)")
     score = sub.add_parser("score", help="score outputs produced anywhere (per benchmark)")
     scores = score.add_subparsers(dest="benchmark", required=True)
-    for name in BENCHMARKS:
+    for name in names():
         bench = scores.add_parser(name, help=f"{name} outputs (clineval score {name} --help)")
         if argv_command in (None, "score"):  # importing every benchmark costs a second
             get_benchmark(name).add_score_arguments(bench)
-    for name in TOOLS:
-        tools = sub.add_parser(name, help=f"{title(name)} tools").add_subparsers(
+    for name in tools():
+        parsers = sub.add_parser(name, help=f"{title(name)} tools").add_subparsers(
             dest="tool", required=True)
         if argv_command == name:  # imports the package only when it is used
             for tool, command in get_commands(name).items():
-                command.add_arguments(tools.add_parser(tool, help=command.help))
+                command.add_arguments(tool_parser := parsers.add_parser(tool, help=command.help))
+                add_include_argument(tool_parser)
     dvc = sub.add_parser("dvc", help="DVC's view of the grid: dvc.yaml and params.yaml")
     dvcs = dvc.add_subparsers(dest="dvc", required=True)
     for name, text in (("write", "write dvc.yaml and params.yaml for the grid"),
@@ -215,7 +217,15 @@ def build_parser(argv_command: str | None = None) -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
     argv = list(sys.argv[1:] if argv is None else argv)
-    args = build_parser(argv[0] if argv else "").parse_args(argv)
+    try:
+        # before the parser, which offers the included benchmarks' `score` and tools
+        folders, rest = included(argv)
+        add_include(folders)
+        parser = build_parser(rest[0] if rest else "")
+    except ConfigError as err:  # an include folder that is not one, a name two sources give
+        print(f"clineval: error: {err}", file=sys.stderr)
+        return 2
+    args = parser.parse_args(argv)
     try:
         if "conf" in args:  # every command that composes the config finds it from anywhere
             args.conf = find_conf(args.conf)
@@ -238,7 +248,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                 return run(args.conf, args.overrides)
             case "score":
                 return get_benchmark(args.benchmark).score_external(args)
-            case name if name in TOOLS:
+            case name if name in tools():
                 return get_commands(name)[args.tool].run(args)
             case "dvc":
                 return _dvc(args)

@@ -2,7 +2,8 @@
 
 Allowed: ``clineval.benchmarks.base``, its own package, ``clineval.io``, ``clineval.errors``,
 ``clineval.validate``, ``clineval.mimic``, ``clineval.tables`` and ``clineval.metrics``
-(docs/sdk.md).
+(docs/sdk.md). The rule is the same for a package from outside the project (the example of
+docs/extending.md, tests/fixtures/pubmedqa_plugin/): of clineval, it imports only the SDK.
 """
 
 from __future__ import annotations
@@ -19,6 +20,9 @@ SDK = ("clineval.benchmarks.base", "clineval.io", "clineval.errors", "clineval.v
 ROOT = Path(benchmarks_pkg.__file__).parent
 PACKAGES = sorted(p.name for p in ROOT.iterdir() if p.is_dir() and (p / "__init__.py").is_file()
                   and p.name != "base")
+#: Packages from outside the project: folder -> import name.
+OUTSIDE = {Path(__file__).parents[1] / "fixtures/pubmedqa_plugin/clineval_pubmedqa":
+           "clineval_pubmedqa"}
 
 
 def imported_modules(path: Path) -> list[tuple[int, str]]:
@@ -32,18 +36,21 @@ def imported_modules(path: Path) -> list[tuple[int, str]]:
     return found
 
 
-def violations(package: str) -> list[str]:
-    own = f"clineval.benchmarks.{package}"
+def violations(package: str, folder: Path | None = None) -> list[str]:
+    """Imports of clineval beyond the SDK by the package ``package`` (a built-in one's name, or
+    the import name of the one in ``folder``)."""
+    own = package if folder else f"clineval.benchmarks.{package}"
+    folder = folder or ROOT / package
     bad = []
-    for path in sorted((ROOT / package).rglob("*.py")):
+    for path in sorted(folder.rglob("*.py")):
         for line, module in imported_modules(path):
-            if not module.startswith("clineval"):
+            if module != "clineval" and not module.startswith("clineval."):
                 continue
             if module == own or module.startswith(own + "."):
                 continue
             if any(module == sdk or module.startswith(sdk + ".") for sdk in SDK):
                 continue
-            bad.append(f"{path.relative_to(ROOT.parent.parent)}:{line} imports {module}")
+            bad.append(f"{path.relative_to(folder.parent)}:{line} imports {module}")
     return bad
 
 
@@ -54,6 +61,11 @@ def test_every_benchmark_package_is_checked():
 @pytest.mark.parametrize("package", PACKAGES)
 def test_benchmark_imports_only_the_sdk(package):
     assert violations(package) == []
+
+
+@pytest.mark.parametrize(("folder", "package"), OUTSIDE.items())
+def test_an_outside_package_imports_only_the_sdk(folder, package):
+    assert violations(package, folder) == []
 
 
 def test_base_imports_no_benchmark():
@@ -75,3 +87,8 @@ def test_the_check_finds_a_sibling_import(tmp_path, monkeypatch):
     found = violations("demo_pkg")
     assert len(found) == 2
     assert "clineval.benchmarks.clue" in found[0] and "clineval.workflow.steps" in found[1]
+    (tmp_path / "outside").mkdir()
+    (tmp_path / "outside" / "scoring.py").write_text(
+        "from outside import formats\nfrom clineval.config import compose\n")
+    assert violations("outside", tmp_path / "outside") == [
+        "outside/scoring.py:2 imports clineval.config"]

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from clineval.config.locate import available
+from clineval.config.locate import available, search_path
 from clineval.config.presets import expand_judge_presets, expand_model_presets
 from clineval.config.unused import drop_unused
 from clineval.errors import ConfigError
@@ -42,10 +42,13 @@ def compose_config(conf_dir: Path, overrides: Sequence[str] = ()) -> DictConfig:
     from omegaconf.errors import OmegaConfBaseException
 
     conf_dir = conf_dir.resolve()
+    # the configs benchmark packages carry (conf/task, conf/table, ...), after the project's
+    extra = [f"file://{folder.resolve()}" for folder in search_path(conf_dir)[1:]]
+    searched = [f"hydra.searchpath=[{','.join(extra)}]"] if extra else []
     GlobalHydra.instance().clear()
     try:
         with initialize_config_dir(config_dir=str(conf_dir), version_base="1.3"):
-            cfg = compose(config_name="config", overrides=list(overrides))
+            cfg = compose(config_name="config", overrides=[*overrides, *searched])
     except (HydraException, OmegaConfBaseException) as err:
         raise ConfigError(
             f"cannot compose the config from {conf_dir} with overrides {list(overrides)}:\n"

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 import yaml
 
-from clineval.config.locate import available
+from clineval.config.locate import available, config_file
 from clineval.errors import ConfigError
 
 if TYPE_CHECKING:
@@ -48,7 +48,7 @@ def _load(conf_dir: Path, name: Any, where: str, cache: dict[str, dict[str, Any]
             f"{where}.{PRESET_KEY}={name!r} is not a model config; "
             f"presets in {conf_dir / 'model'}: {', '.join(known) or '(none)'}"
         )
-    path = conf_dir / "model" / f"{name}.yaml"
+    path = config_file(conf_dir, f"model/{name}.yaml")
     content = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
     if not isinstance(content, dict) or "defaults" in content:
         raise ConfigError(

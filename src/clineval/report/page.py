@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from html import escape
 from typing import Any
 
-from clineval.benchmarks import BENCHMARKS, title
+from clineval.benchmarks import names, title
 from clineval.report.markdown import MarkdownTable
 from clineval.tables.leaderboard import LAYOUT as LEADERBOARD
 
@@ -58,7 +58,7 @@ def section_title(section: str) -> str:
     """A section's heading: its benchmark's ``TITLE``, else the section's own name."""
     if section in SECTION_TITLES:
         return SECTION_TITLES[section]
-    return title(section) if section in BENCHMARKS else section
+    return title(section) if section in names() else section
 
 
 def _caption(title: str, caption: str) -> str:

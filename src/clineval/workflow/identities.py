@@ -21,6 +21,7 @@ import yaml
 
 from clineval.benchmarks import get_benchmark, title
 from clineval.config import budget, slices
+from clineval.config.locate import config_file
 from clineval.config.prompt_kind import prompt_kind
 from clineval.config.schema.grid import Eee
 from clineval.config.schema.tasks import RESTRICTED
@@ -98,14 +99,14 @@ def _with_sha(content: dict[str, Any]) -> dict[str, Any]:
 
 def _load_templates(conf_dir: Path, task_name: str, task: dict[str, Any]) -> dict[str, Any] | None:
     """The task's prompt wording: ``templates`` itself (a mapping) or the file it names under
-    ``conf/``."""
+    ``conf/`` (else under the ``conf`` its benchmark's package carries)."""
     rel = task.get("templates")
     if rel is None or isinstance(rel, dict):
         return rel
     if not isinstance(rel, str):
         raise ConfigError(f"tasks.{task_name}.templates={rel!r}: expected the wording (a "
                           "mapping) or a file under conf/ (a path)")
-    path = conf_dir / rel
+    path = config_file(conf_dir, rel, task["benchmark"])
     if not path.is_file():
         raise ConfigError(f"tasks.{task_name}.templates: {path} does not exist")
     return yaml.safe_load(path.read_text(encoding="utf-8"))

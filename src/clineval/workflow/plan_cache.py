@@ -5,8 +5,9 @@ the plan costs seconds on a large grid: Hydra composes the config, presets expan
 identity is hashed. :func:`load_plan` reuses the plan an earlier start made when its key and its
 watched files are unchanged, and makes (and stores) a new one otherwise.
 
-- The **key** hashes what the plan is computed from: the content of every file under ``conf/``,
-  the overrides, the conf, results and data roots, the working directory, the interpreter,
+- The **key** hashes what the plan is computed from: the content of every file under ``conf/``
+  and of every benchmark package from outside the project (its code and its ``conf``), the
+  overrides, the conf, results and data roots, the working directory, the interpreter,
   clineval's own files, the installed packages (the time stamps of site-packages) and the
   environment variables the config reads (``oc.env``), plus ``CLINEVAL_*`` (less
   :data:`NOT_SETTINGS`), ``HOME`` and ``SCISPACY_CACHE``.
@@ -37,9 +38,10 @@ from typing import Any, NamedTuple
 
 import clineval
 from clineval import progress
-from clineval.benchmarks import get_benchmark
+from clineval.benchmarks import get_benchmark, outside_folders
 from clineval.benchmarks.base.sources import MissingSource
 from clineval.config.compose import parse_overrides
+from clineval.config.locate import config_file
 from clineval.config.presets import scoring_judges
 from clineval.io import write_text
 from clineval.workflow import checkout
@@ -99,11 +101,14 @@ def plan_key(conf_dir: Path, overrides: Sequence[str], results: Path, data_root:
         json.dumps(list(overrides)))
     names = ({name for name in os.environ if name.startswith("CLINEVAL_")} - NOT_SETTINGS
              | set(ENV_ALWAYS))
-    for root in (conf_dir, PACKAGE):
+    outside = outside_folders()  # benchmark packages from elsewhere: their code and configs
+    for root in (conf_dir, PACKAGE, *outside):
+        if root in outside:
+            add(root)
         for path in _files(root):
             data = path.read_bytes()
             add(path.relative_to(root).as_posix(), hashlib.sha256(data).hexdigest())
-            if root == conf_dir:
+            if root != PACKAGE:
                 names |= set(OC_ENV.findall(data.decode("utf-8", "replace")))
     for name in sorted(names):
         add(name, os.environ.get(name, "\0unset"))
@@ -144,7 +149,7 @@ def watched_files(plan: Plan) -> dict[str, Stat] | None:
     for spec in plan.cfg["tasks"].values():
         paths.update(_path_leaves(spec.get("data")))
         if isinstance(spec.get("templates"), str):
-            paths.add(str(plan.conf_dir / spec["templates"]))
+            paths.add(str(config_file(plan.conf_dir, spec["templates"], spec["benchmark"])))
         models = [*plan.cfg["models"].values(), *scoring_judges(spec.get("scoring")).values()]
         paths.update(str(Path(m["path"]) / name) for m in models if m.get("path")
                      for name in MODEL_FILES)

@@ -18,6 +18,7 @@ from typing import Any
 
 import yaml
 
+from clineval.config.locate import search_path
 from clineval.config.presets import PRESET_KEY
 
 _OVERRIDE = re.compile(r"^(?:~|\+\+|\+)?(?P<key>[^=]+?)(?:=(?P<value>.*))?$", re.S)
@@ -95,7 +96,18 @@ class Origins:
 
     def _is_group(self, key: str) -> bool:
         group = key.split("@", 1)[0].lstrip("/")
-        return "@" in key or ("." not in key and (self.conf_dir / group).is_dir())
+        return "@" in key or ("." not in key and any((root / group).is_dir()
+                                                     for root in self.roots))
+
+    @cached_property
+    def roots(self) -> list[Path]:
+        """The config folders Hydra searched, in its order (:func:`search_path`)."""
+        return search_path(self.conf_dir)
+
+    def _found(self, relative: str) -> Path:
+        """``<root>/<relative>`` of the first root holding it (else the project's)."""
+        return next((r / relative for r in self.roots if (r / relative).is_file()),
+                    self.conf_dir / relative)
 
     def of(self, key: str) -> str:
         """``override '<o>'`` or ``<conf>/<file>.yaml``: what set ``key`` (a dotted path)."""
@@ -128,7 +140,7 @@ class Origins:
         for _, name, value in self._parsed():
             if "@" in name and value:
                 group, package = name.lstrip("/").split("@", 1)
-                layers += self._file_layers(self.conf_dir / group / f"{value}.yaml", package)
+                layers += self._file_layers(self._found(f"{group}/{value}.yaml"), package)
         return layers
 
     def _file_layers(self, path: Path, package: str,
@@ -137,7 +149,8 @@ class Origins:
         default after its defaults)."""
         defaults, body, global_ = _load(path)
         package = "" if global_ else package
-        group_dir = str(path.parent.relative_to(self.conf_dir)).strip(".")
+        root = next((r for r in self.roots if path.is_relative_to(r)), self.conf_dir)
+        group_dir = str(path.parent.relative_to(root)).strip(".")
         own = self._with_presets(Layer(path, package, body))
         layers: list[Layer] = []
         for entry in defaults:
@@ -169,7 +182,7 @@ class Origins:
         if option is not None:
             path = f"{path}/{choices.get(path, option)}"
         where = ".".join(p for p in (package, at) if p) if at else package
-        return self.conf_dir / f"{path}.yaml", where
+        return self._found(f"{path}.yaml"), where
 
     def _with_presets(self, layer: Layer) -> list[Layer]:
         """The model presets a layer names (``{preset: name}``), each before the layer."""
@@ -179,7 +192,7 @@ class Origins:
             if isinstance(node, Mapping):
                 if isinstance(node.get(PRESET_KEY), str):
                     found.extend(self._file_layers(
-                        self.conf_dir / "model" / f"{node[PRESET_KEY]}.yaml", where))
+                        self._found(f"model/{node[PRESET_KEY]}.yaml"), where))
                 for key, value in node.items():
                     walk(value, f"{where}.{key}" if where else str(key))
 

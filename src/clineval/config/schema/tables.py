@@ -9,7 +9,7 @@ from dataclasses import dataclass, make_dataclass
 from functools import cache
 from typing import Any
 
-from clineval.benchmarks import BENCHMARKS, get_settings
+from clineval.benchmarks import get_settings, names
 from clineval.benchmarks.base.settings import MISSING, setting
 from clineval.metrics.bootstrap import BootstrapSettings
 from clineval.metrics.significance import CORRECTIONS
@@ -63,12 +63,16 @@ class Leaderboard:
     block_title: str | None = None
 
 
-@cache
 def layouts() -> dict[str, tuple[str | None, type]]:
     """Every table layout -> the benchmark implementing it (None: the leaderboard, across
     benchmarks) and the schema of its keys."""
+    return _layouts(names())
+
+
+@cache
+def _layouts(benchmarks: tuple[str, ...]) -> dict[str, tuple[str | None, type]]:
     found: dict[str, tuple[str | None, type]] = {LEADERBOARD: (None, Leaderboard)}
-    for benchmark in BENCHMARKS:
+    for benchmark in benchmarks:
         for layout, schema in get_settings(benchmark).TABLES.items():
             found[layout] = (benchmark, schema)
     return found

@@ -8,7 +8,7 @@ from dataclasses import dataclass, make_dataclass
 from functools import cache
 from typing import Any
 
-from clineval.benchmarks import BENCHMARKS, get_settings
+from clineval.benchmarks import get_settings, names
 from clineval.benchmarks.base.settings import MISSING, Exemplars, setting
 from clineval.config.schema.models import Resources, Truncation
 
@@ -40,7 +40,7 @@ class Budget:
 class Task:
     """The keys of every task; ``data``, ``exemplars`` and ``scoring`` are its benchmark's."""
 
-    benchmark: str = setting(MISSING, choices=BENCHMARKS, noun="benchmarks")
+    benchmark: str = setting(MISSING, choices=names, noun="benchmarks")
     display_name: str = MISSING
     version: str = MISSING
     modes: list[str] = MISSING
@@ -62,7 +62,7 @@ def _combined(own: type) -> type:
 def task_schema(task: Mapping[str, Any]) -> type:
     """The schema of ``task``: the common keys and those its benchmark declares."""
     benchmark = task.get("benchmark")
-    if benchmark not in BENCHMARKS:
+    if benchmark not in names():
         return Task
     declared = get_settings(benchmark).TASK
     return _combined(declared if isinstance(declared, type) else declared(task))
