@@ -31,8 +31,9 @@ _BREAK = "\ngradedoverlapbreak\n"
 KINDS = ("mednli", "meqsum", "problem_summary", "longhealth_task1", "longhealth_task2",
          "longhealth_task3", "medisumqa", "medisumcode")
 # Outputs where the harness's reading differs from the hand grade, and why (none as of CLUE
-# scoring version 4; version 3 read the codes of the four MeDiSumCode one-shot outputs that
-# repeat the exemplar's answer).
+# scoring version 5; version 3 read the codes of the four MeDiSumCode one-shot outputs that
+# repeat the exemplar's answer, version 4 scored the four summaries that only replay an
+# exemplar's answer as written).
 DISAGREEMENTS: dict[str, str] = {}
 
 
@@ -72,6 +73,9 @@ def reading(record: dict[str, Any]) -> dict[str, Any]:
         decided = "exemplar" if read.copied is not None else None
     else:
         answer = extract.summary_text(output).prediction or None
+        shown = [{"role": "assistant", "content": a} for a in record.get("exemplar_answers", [])]
+        if answer is not None and extract.replayed_answer(answer, shown) is not None:
+            answer, decided = None, "exemplar"
     return {"answer": answer, "copied": copied(record, decided)}
 
 
@@ -99,7 +103,8 @@ def test_the_harness_reads_what_the_grader_reads() -> None:
 
 def test_the_papers_reading_credits_what_the_grader_does_not() -> None:
     """The careful readings are what agree: the paper's literal one reads a letter from every
-    copied LongHealth example and the codes of every copied MeDiSumCode exemplar answer."""
+    copied LongHealth example, the codes of every copied MeDiSumCode exemplar answer and the
+    text of every summary that replays an exemplar's answer."""
     records = _graded()
     copied_codes = [r for r in records if r["dataset"] == "medisumcode"
                     and r["grade"] == {"answer": None, "copied": "exemplar"}]
@@ -112,3 +117,8 @@ def test_the_papers_reading_credits_what_the_grader_does_not() -> None:
     assert len(copied_letters) >= 20
     for r in copied_letters:
         assert extract.option_letter(r["output"], r["choices"]).prediction == "C", r["key"]
+    replays = [r for r in records if r["dataset"] in ("meqsum", "medisumqa")
+               and r["grade"] == {"answer": None, "copied": "exemplar"}]
+    assert len(replays) >= 4
+    for r in replays:
+        assert extract.summary_text(r["output"]).prediction, r["key"]

@@ -337,6 +337,43 @@ LH = {"documents": "[text_0] Discharge letter.", "question": "Diagnosis?", "opti
 CODE = {"discharge_summary": "Heart failure and diabetes."}
 
 
+def test_a_summary_that_only_replays_an_exemplar_answer_earns_nothing():
+    shown = "What new treatments are available for systemic sclerosis?"
+    prompt = [{"role": "system", "content": "Summarize the question."},
+              {"role": "user", "content": "Another patient's long question."},
+              {"role": "assistant", "content": shown},
+              {"role": "user", "content": "My father has lead poisoning; what helps?"}]
+    # the answer word for word, in other case or punctuation, or looped: a replay
+    for output in (shown, "what new treatments are available for Systemic Sclerosis",
+                   f"{shown} {shown}"):
+        assert extract.replayed_answer(output, prompt) == shown, output
+    # the answer's frame around a topic of its own, or more than the answer: the model's own
+    for output in ("What new treatments are available for lead poisoning?",
+                   f"{shown} What helps lead poisoning?", "What new treatments"):
+        assert extract.replayed_answer(output, prompt) is None, output
+    assert extract.replayed_answer(shown, None) is None  # no prompt: nothing known shown
+
+    from clineval.benchmarks.clue.scoring import score
+
+    examples = [{"id": f"q-{i}", "dataset": "meqsum", "fields": {"question": "q"}, "meta": {},
+                 "reference": "What are the treatments for lead poisoning?"} for i in range(2)]
+    generations = [{"id": "q-0", "output": shown, "messages": prompt},
+                   {"id": "q-1", "output": "What treats lead poisoning?", "messages": prompt}]
+    rows, summary = score({}, examples, generations)
+    assert rows[0]["status"] == COPIED
+    assert rows[0]["metrics"] == {"rouge_1": 0.0, "rouge_2": 0.0, "rouge_l": 0.0,
+                                  "bertscore_f1": 0.0}
+    literal = rows[0]["literal"]
+    assert literal["status"] == "whole_output" and literal["metrics"]["rouge_l"] > 0
+    assert rows[0]["copied"] == {"kind": "exemplar", "share": 1.0, "total": 1.0}
+    assert "literal" not in rows[1] and rows[1]["metrics"]["rouge_l"] > 0
+    meqsum = summary["datasets"]["meqsum"]["metrics"]
+    assert meqsum["rouge_l"] == pytest.approx(rows[1]["metrics"]["rouge_l"] / 2)
+    assert summary["literal"]["datasets"]["meqsum"]["metrics"]["rouge_l"] == pytest.approx(
+        (literal["metrics"]["rouge_l"] + rows[1]["metrics"]["rouge_l"]) / 2)
+    assert CLUE.headline(CLUE.summarize_rows({}, rows)) == CLUE.headline(summary)
+
+
 def test_exemplar_mode_uses_the_paper_counts_as_chat_turns():
     examples = [
         _example("mednli", 0, NLI, "contradiction"),

@@ -189,12 +189,14 @@ class ClueBenchmark(StandardBenchmark):
     # 2: demo data that makes sense (issue 34): MedNLI pairs distinct, a MeQSum template per row
     data_version = "2"
     # 2: embeddings per text in float64 on one thread; 3: LongHealth's careful reading;
-    # 4: MeDiSumCode codes that repeat an exemplar's answer earn nothing
-    scoring_version = "4"
+    # 4: MeDiSumCode codes that repeat an exemplar's answer earn nothing; 5: so does a summary
+    # that only replays an exemplar's answer
+    scoring_version = "5"
     baselines = baselines.BASELINES
     literal_reading = ("a LongHealth letter whose option text is another option's or none, or "
-                       "that repeats the prompt's format example, and MeDiSumCode codes that "
-                       "repeat an exemplar's answer (docs/clue.md)")
+                       "that repeats the prompt's format example, MeDiSumCode codes that "
+                       "repeat an exemplar's answer, and a summary that only replays an "
+                       "exemplar's answer (docs/clue.md)")
 
     def source_files(self, task: Record, data_root: Path, task_name: str) -> dict[str, Path]:
         data, dataset = task["data"], _dataset(task)

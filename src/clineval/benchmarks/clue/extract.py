@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from clineval.metrics.codes import extract_codes
+from clineval.metrics.copying import words
 
 #: The marker the CoT templates ask for (conf/templates/clue.yaml).
 ANSWER_MARKER = "Final answer:"
@@ -252,6 +253,18 @@ def exemplar_codes(messages: Sequence[Mapping[str, str]] | None
             if codes:
                 found.append((message["content"], codes))
     return tuple(found)
+
+
+def replayed_answer(text: str, messages: Sequence[Mapping[str, str]] | None) -> str | None:
+    """The exemplar answer (an assistant turn of the prompt) that the summary ``text`` only
+    replays: its words are that answer's words, once or repeated back to back (lower case,
+    punctuation dropped); None when it says anything else, or without the prompt."""
+    said = words(text)
+    for message in messages or ():
+        shown = words(message["content"]) if message["role"] == "assistant" else []
+        if shown and said and said == shown * (len(said) // len(shown)):
+            return message["content"]
+    return None
 
 
 def repeated_codes(codes: Sequence[str], shown: Iterable[Sequence[str]]

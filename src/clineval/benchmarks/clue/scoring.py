@@ -11,7 +11,8 @@ All metric values are on a 0-100 scale. Task settings read (``task["scoring"]``)
 
 LongHealth rows are read carefully (``extract.option_answer``): a letter whose option text is
 another option's or none, or that repeats the prompt's format example, earns nothing. So do
-MeDiSumCode codes that repeat an exemplar's answer (``extract.code_answer``). Such a row keeps
+MeDiSumCode codes that repeat an exemplar's answer (``extract.code_answer``), and a summary
+(MeQSum, Problem Summary, MeDiSumQA) that only replays an exemplar's answer. Such a row keeps
 ``literal``, its fields under the paper's reading (the letter alone, every code), and a copied
 example sets the row's ``copied`` (docs/clue.md, "Copied text and readings").
 """
@@ -23,11 +24,13 @@ from typing import Any
 from clineval.benchmarks.base import literal_rows
 from clineval.benchmarks.clue.aggregate import PAPER_METRICS, dataset_summary, summarize_rows
 from clineval.benchmarks.clue.extract import (
+    COPIED_EXAMPLE,
     code_answer,
     exemplar_codes,
     extract,
     format_examples,
     option_answer,
+    replayed_answer,
 )
 from clineval.metrics import codes, copying
 from clineval.metrics.bertscore import BertScoreSettings, bertscore_f1
@@ -115,6 +118,20 @@ def _longhealth_row(example: dict[str, Any], output: str,
     return row
 
 
+def _read_replay(row: dict[str, Any], summary: str, output: str,
+                 messages: list[dict[str, str]] | None) -> None:
+    """A summary that only replays an exemplar's answer (another question's summary) is no
+    summary: its metrics become 0, and ``literal`` keeps them as written (the paper's reading)."""
+    replayed = replayed_answer(summary, messages)
+    if replayed is None:
+        return
+    row["literal"] = {"status": row["status"], "metrics": row["metrics"]}
+    row["status"] = COPIED_EXAMPLE
+    row["metrics"] = {name: None if value is None else 0.0
+                      for name, value in row["metrics"].items()}
+    row["copied"] = {**_copied_example(output, replayed, messages), "kind": "exemplar"}
+
+
 def _code_metrics(predicted: list[str], reference: list[str], repeats: bool) -> dict[str, float]:
     return {
         "em_f1": codes.exact_f1(predicted, reference, count_repeats=repeats).f1,
@@ -171,6 +188,8 @@ def _score_dataset(
         references = [e["reference"] for e in examples]
         with_umls = "umls_f1" in PAPER_METRICS[dataset]
         details = _score_summaries(rows, predictions, references, settings, with_umls)
+        for row, predicted in zip(rows, predictions, strict=True):
+            _read_replay(row, predicted, outputs[row["id"]], prompts.get(row["id"]))
     else:
         for row, predicted, example in zip(rows, predictions, examples, strict=True):
             row["metrics"] = _accuracy(predicted, example["reference"])
