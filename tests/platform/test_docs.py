@@ -70,7 +70,8 @@ def test_readme_daily_has_nothing_to_do_after_the_demo(demo: Path) -> None:
 @pytest.mark.slow
 def test_results_real_public_plans_the_recorded_run(tmp_path: Path) -> None:
     """docs/results.md's block, with its files where the tests keep them: the grid's own
-    folder, SmolLM2's generation at the run's batch size (16), and `clineval answers` on the
+    folder, SmolLM2's generation on the run's engine (a GPU, batches of 64) and context, every
+    example (no slice), and `clineval answers` on the
     same plan (nothing scored yet in a fresh checkout)."""
     data = Path(os.environ.get("CLINEVAL_DATA_DIR", "/nonexistent"))
     if not (data / "medcalc-bench-v1.0/test_data.csv").is_file():
@@ -84,7 +85,11 @@ def test_results_real_public_plans_the_recorded_run(tmp_path: Path) -> None:
     assert "generate_smollm2_135m" in shown and "not scored yet" in shown
     (folder,) = (checkout / "results/grids").glob("real_public@*")
     identity = next((folder / "identity/smollm2_135m/medcalc/zero_shot").glob("generation-*"))
-    assert json.loads(identity.read_text())["identity"]["model"]["engine"]["batch_size"] == 16
+    model = json.loads(identity.read_text())["identity"]["model"]
+    assert model["engine"]["batch_size"] == 64 and model["engine"]["device"] == "cuda"
+    assert model["context"]["max_model_len"] == 8192 and model["sampling"]["stop_loop"] == 48
+    (requests,) = (folder / "identity/smollm2_135m/medcalc/zero_shot").glob("requests-*")
+    assert "slice" not in json.loads(requests.read_text())["identity"]  # every row
 
 
 @pytest.mark.slow

@@ -5,7 +5,8 @@ requests' ``truncation``), the share of outputs stopped by ``max_tokens`` (``fin
 length``), the share ended in a repetition loop (``finish_reason: loop``, the transformers
 backend's ``sampling.stop_loop``) and the share of answers the scorer could read (the
 benchmark's ``answered``: parsed, or qualified; "–" where every output is its answer, as a
-summary is). A real model's numbers are read with these beside them: an accuracy of 0 with 0%
+summary is, and where only some outputs are no answer, as a summary replaying an exemplar's,
+the others count as answered). A real model's numbers are read with these beside them: an accuracy of 0 with 0%
 answered is a format failure, not a knowledge failure. The copy columns give the share of
 outputs that copy their prompt (each row's ``copied``, :mod:`clineval.metrics.copying`): the
 example's own text (``input``: the note, the record, the sentence), an exemplar or its answer,
@@ -64,7 +65,7 @@ def cell_answers(plan: Plan, cell: Cell) -> CellAnswers | None:
         n=len(rows),
         cut=_share([bool(r.get("truncation")) for r in requests]),
         at_max_tokens=_share([g.get("finish_reason") == "length" for g in generations]),
-        answered=_share(known) if known else None,
+        answered=_share([a is not False for a in answered]) if known else None,
         looped=_share([g.get("finish_reason") == "loop" for g in generations]),
         copied=copied,
     )
