@@ -6,11 +6,12 @@ length``), the share ended in a repetition loop (``finish_reason: loop``, the tr
 backend's ``sampling.stop_loop``) and the share of answers the scorer could read (the
 benchmark's ``answered``: parsed, or qualified; "–" where every output is its answer, as a
 summary is, and where only some outputs are no answer, as a summary replaying an exemplar's,
-the others count as answered). A real model's numbers are read with these beside them: an accuracy of 0 with 0%
-answered is a format failure, not a knowledge failure. The copy columns give the share of
-outputs that copy their prompt (each row's ``copied``, :mod:`clineval.metrics.copying`): the
-example's own text (``input``: the note, the record, the sentence), an exemplar or its answer,
-or the instruction with its format example; "–" for scores written before rows recorded it.
+the others count as answered). A real model's numbers are read with these beside them: an
+accuracy of 0 with 0% answered is a format failure, not a knowledge failure. The copy
+columns give the share of outputs that copy their prompt (each row's ``copied``,
+:mod:`clineval.metrics.copying`): the example's own text (``input``: the note, the record,
+the sentence), an exemplar or its answer, or the instruction with its format example; "–" for
+scores written before rows recorded it.
 """
 
 from __future__ import annotations
