@@ -83,6 +83,11 @@ class StandardBenchmark(DeclaredAggregates):
     #: The headline metrics where lower is better (shell-style patterns over their names; an
     #: export says so, docs/export.md); every other one is better higher.
     lower_is_better: tuple[str, ...] = ()
+    #: The modules of the package whose code decides its data, scores and tables, by name in
+    #: the package (``("scoring", "extract")``); empty: all of them. Their fingerprint, with the
+    #: shared modules they import, is what the plan compares (docs/workflow.md, Code
+    #: fingerprints).
+    code_modules: tuple[str, ...] = ()
 
     @property
     def title(self) -> str:
