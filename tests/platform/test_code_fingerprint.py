@@ -68,8 +68,7 @@ def outside(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[str, str, 
                                        "    extract,\n)\n"),
         f"{lab}/pubmedqa/extract.py": "import re\n",
         f"{lab}/pubmedqa/prompts.py": "TEMPLATE = '{question}'\n",
-        f"{lab}/pubmedqa/benchmark.py": ("class Bench:\n"
-                                         "    code_modules: tuple[str, ...] = ()\n"),
+        f"{lab}/pubmedqa/benchmark.py": "class Bench:\n    code_modules = {}\n",
     })
     monkeypatch.syspath_prepend(str(tmp_path))
     return plug, lab, tmp_path
@@ -116,14 +115,22 @@ def test_a_benchmarks_code_is_its_package_or_the_modules_it_declares(outside, pl
     whole = benchmark_code("pubmedqa")
     assert {f"{plug}.prompts", f"{plug}.scoring", f"{lab}.common",
             "clineval.metrics.aggregate"} <= set(whole.modules)
-    plugin_benchmark.code_modules = ("scoring",)
+    assert benchmark_code("pubmedqa", "scoring") == whole  # nothing declared: the package
+    plugin_benchmark.code_modules = {"scoring": ("scoring",)}
     benchmark_code.cache_clear()
-    declared = benchmark_code("pubmedqa")
+    declared = benchmark_code("pubmedqa", "scoring")
     assert {f"{plug}.scoring", f"{plug}.extract", f"{lab}.common"} <= set(declared.modules)
     assert f"{plug}.prompts" not in declared.modules
-    plugin_benchmark.code_modules = ("scorng",)
+    assert benchmark_code("pubmedqa", "data") == whole  # a part not declared: the package
+    plugin_benchmark.code_modules = {"scoring": ("scorng",)}
     benchmark_code.cache_clear()
-    with pytest.raises(ConfigError, match=r"code_modules names scorng.*its modules: .*scoring"):
+    with pytest.raises(ConfigError, match=r"code_modules.scoring names scorng.*its modules: "
+                                          r".*scoring"):
+        benchmark_code("pubmedqa", "scoring")
+    plugin_benchmark.code_modules = {"scores": ("scoring",)}
+    benchmark_code.cache_clear()
+    with pytest.raises(ConfigError, match=r"code_modules has scores; its keys are the parts "
+                                          r"its versions cover: data, scoring"):
         benchmark_code("pubmedqa")
 
 

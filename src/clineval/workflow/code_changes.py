@@ -6,8 +6,9 @@ derived data, a file derived for scoring, scores, a table or a figure also recor
 :class:`~clineval.provenance.code.Fingerprint` of the code that made it (:func:`code_of`):
 
 - derived data, files derived for scoring, scores: the benchmark's package (or the modules its
-  ``code_modules`` names) and the SDK modules it imports (:data:`SDK`), transitively; scores
-  also the check of copied prompt text every row gets (:mod:`clineval.metrics.copying`);
+  ``code_modules`` names for data or for scoring) and the SDK modules it imports (:data:`SDK`),
+  transitively; scores also the check of copied prompt text every row gets
+  (:mod:`clineval.metrics.copying`);
 - a table: the table code (:data:`TABLE_CODE`) and the code of each benchmark whose cells it
   shows (their headline numbers, layouts and reading notes);
 - a figure: the drawing code (:data:`FIGURE_CODE`).
@@ -59,6 +60,10 @@ SCORING_CODE = ("clineval.metrics.copying",)
 #: Identity kinds whose artifacts record their code, by how people name them.
 KINDS = {"data": "derived data", "scoring_input": "files derived for scoring",
          "scoring": "scores", "table": "tables", "figure": "figures"}
+#: The parts of a benchmark a ``code_modules`` may narrow, by the version that covers each.
+PARTS = {"data": "data_version", "scoring": "scoring_version"}
+#: The part of its benchmark's code an artifact kind runs (tables: all of it).
+PART = {"data": "data", "scoring_input": "scoring", "scoring": "scoring"}
 #: The kinds whose identity holds the fingerprint under ``grid.code_changes: rerun``.
 RERUN_KINDS = ("scoring_input", "scoring", "table", "figure")
 #: Modules and results a warning names before it counts the rest.
@@ -71,22 +76,27 @@ def _benchmark_package(name: str) -> str:
 
 
 @cache
-def benchmark_code(name: str) -> Fingerprint:
-    """The benchmark's package, or the modules of it that its ``code_modules`` names, and the
-    SDK modules they import, transitively (imports inside a package outside clineval are
-    followed through its whole top-level package)."""
+def benchmark_code(name: str, part: str | None = None) -> Fingerprint:
+    """The code of the benchmark's ``part`` (``data`` or ``scoring``: what its data_version or
+    its scoring_version covers; None: all of it): the modules of its package that its
+    ``code_modules`` names for the part (none named: the whole package) and the SDK modules
+    they import, transitively; a package outside clineval, its own top-level package's too."""
     package = _benchmark_package(name)
     top = package.partition(".")[0]
-    own = package if top == "clineval" else top
-    declared = tuple(getattr(get_benchmark(name), "code_modules", ()) or ())
-    roots = [f"{package}.{m}" for m in declared] or [package]
+    declared = dict(getattr(get_benchmark(name), "code_modules", None) or {})
+    other = sorted(set(declared) - set(PARTS))
+    if other:
+        raise ConfigError(f"benchmark {name}: code_modules has {', '.join(other)}; its keys are "
+                          f"the parts its versions cover: {', '.join(PARTS)}")
+    names = tuple(declared.get(part) or ()) if part else ()
+    roots = [f"{package}.{m}" for m in names] or [package]
     known = set(package_modules(package))
-    unknown = [m for m, root in zip(declared, roots, strict=False) if root not in known]
+    unknown = [m for m, root in zip(names, roots, strict=False) if root not in known]
     if unknown:
         valid = sorted(m.removeprefix(package + ".") for m in known if m != package)
-        raise ConfigError(f"benchmark {name}: code_modules names {', '.join(unknown)}, not a "
-                          f"module of {package}; its modules: {', '.join(valid)}")
-    return fingerprint(roots, (own, *SDK))
+        raise ConfigError(f"benchmark {name}: code_modules.{part} names {', '.join(unknown)}, "
+                          f"not a module of {package}; its modules: {', '.join(valid)}")
+    return fingerprint(roots, (package if top == "clineval" else top, *SDK))
 
 
 @cache
@@ -101,7 +111,7 @@ def _code(kind: str, benchmarks: tuple[str, ...]) -> Fingerprint:
         return _shared(FIGURE_CODE)
     code = _shared(TABLE_CODE) if kind == "table" else Fingerprint({})
     for bench in benchmarks:
-        code = code | benchmark_code(bench)
+        code = code | benchmark_code(bench, PART.get(kind))
     return code | _shared(SCORING_CODE) if kind == "scoring" else code
 
 
@@ -256,8 +266,9 @@ def warning(findings: list[Finding]) -> str | None:
         "results whose code changed since they were built, with the same data_version and "
         "scoring_version (grid.code_changes=warn keeps them):",
         *(f"  - {line}" for line in lines(findings)),
-        "  Where a change alters results, bump the benchmark's version (docs/workflow.md, Code "
-        "fingerprints); grid.code_changes=rerun re-runs scores, tables and figures instead."])
+        "  Where a change alters results, bump the benchmark's version; where it alters none, "
+        "re-run them once (snakemake --forcerun); grid.code_changes=rerun re-runs scores, tables "
+        "and figures on any change (docs/workflow.md, Versions and code fingerprints)."])
 
 
 def warn(plan: Plan) -> None:

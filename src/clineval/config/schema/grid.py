@@ -35,7 +35,7 @@ class Select:
 
 
 #: ``grid.code_changes``: what a result whose code changed while its versions did not gets:
-#: a ``warn``\ ing at the start (kept as it is), or a ``rerun`` (docs/workflow.md, Code
+#: a warning at the start (and it is kept), or a re-run (docs/workflow.md, Versions and code
 #: fingerprints).
 CODE_CHANGES = ("warn", "rerun")
 
