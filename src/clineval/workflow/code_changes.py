@@ -60,8 +60,9 @@ SCORING_CODE = ("clineval.metrics.copying",)
 #: Identity kinds whose artifacts record their code, by how people name them.
 KINDS = {"data": "derived data", "scoring_input": "files derived for scoring",
          "scoring": "scores", "table": "tables", "figure": "figures"}
-#: The parts of a benchmark a ``code_modules`` may narrow, by the version that covers each.
-PARTS = {"data": "data_version", "scoring": "scoring_version"}
+#: The parts of a benchmark a ``code_modules`` may narrow: what its data_version and its
+#: scoring_version cover.
+PARTS = ("data", "scoring")
 #: The part of its benchmark's code an artifact kind runs (tables: all of it).
 PART = {"data": "data", "scoring_input": "scoring", "scoring": "scoring"}
 #: The kinds whose identity holds the fingerprint under ``grid.code_changes: rerun``.
