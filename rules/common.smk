@@ -5,6 +5,7 @@ from pathlib import Path
 
 from clineval.benchmarks import add_include
 from clineval.workflow.checks import check_plan
+from clineval.workflow.code_changes import warn as warn_code_changes
 from clineval.errors import ConfigError
 from clineval.workflow.settle import settle
 from clineval.report.page import section_title
@@ -38,6 +39,10 @@ try:
     check_plan(PLAN)  # nothing to build stops here; tables their data cannot fill warn
 except ConfigError as err:
     sys.exit(f"clineval: configuration error: {err}")
+# results whose code changed while their versions did not: one warning naming them and the
+# modules (grid.code_changes=rerun re-runs them instead; clineval.workflow.code_changes)
+if workflow.is_main_process:
+    warn_code_changes(PLAN)
 # the sources of official tasks whose derived data is not current, read by their loaders: a bad
 # file stops here with one line per problem (clineval check-data prints the same);
 # --config check_data=false leaves it to the data jobs (MIMIC-scale sources read twice otherwise)

@@ -231,11 +231,13 @@ def main(argv: Sequence[str] | None = None) -> int:
             args.conf = find_conf(args.conf)
         match args.command:
             case "plan":
+                from clineval.workflow import code_changes
                 from clineval.workflow.checks import check_plan
                 from clineval.workflow.plan import build_plan
 
                 plan = build_plan(args.conf, args.overrides)
                 check_plan(plan)
+                code_changes.warn(plan)
                 for cell in plan.cells:
                     print(cell.path)
                 print(

@@ -24,6 +24,7 @@ import yaml
 from clineval.cli import main
 from clineval.config.compose import ConfigError
 from clineval.io import DataError, read_json, read_jsonl, write_json
+from clineval.provenance.code import Fingerprint
 from clineval.provenance.hashing import sha256_file
 from clineval.provenance.location import located
 from clineval.provenance.record import (
@@ -34,6 +35,7 @@ from clineval.provenance.record import (
     read_record,
     write_record,
 )
+from clineval.workflow import code_changes
 from clineval.workflow.dvc import dvc_yaml_text, params_text, stages
 from clineval.workflow.layout import Plan
 from clineval.workflow.plan import build_plan
@@ -474,6 +476,42 @@ def test_audit_json(pulled, monkeypatch, capsys) -> None:
     assert [(f["figure"], f["ok"]) for f in figures] == [("medcalc_bars", True),
                                                          ("medcalc_modes", True)]
     assert "results/generations/constant/medcalc/zero_shot.jsonl" in result["broken"]
+
+
+@pytest.mark.slow
+def test_every_step_records_the_code_it_ran(run, monkeypatch) -> None:
+    plan = plan_in(run, monkeypatch)
+    keys = code_changes.fingerprinted(plan)
+    assert {plan.identities[k]["identity"]["kind"] for k in keys} == {
+        "data", "scoring", "table", "figure"}
+    for key in keys:
+        code = code_changes.code_of(plan.identities[key]["identity"])
+        assert code is not None and code_changes.recorded(plan, key) == code.sha, key
+    assert code_changes.stale(plan) == []
+    # beside the identity files, which neither DVC nor the demo comparison track
+    assert not list((run / "results").glob("[!i]*/**/*.code.json"))
+
+
+@pytest.mark.slow
+def test_the_start_and_the_audit_name_a_score_of_other_code(pulled, monkeypatch, capsys) -> None:
+    """A score record whose code differs from the code now (its scoring version the same): the
+    workflow's start warns, naming the cell and the module, and runs nothing; the audit notes
+    it and passes (its scores recompute identically)."""
+    plan = plan_in(pulled, monkeypatch)
+    cell, module = "oracle/medcalc/cot", "clineval.benchmarks.medcalc.scoring"
+    side = code_changes.sidecar(plan.identity_file(f"{cell}/scoring"))
+    root = pulled / "results/identity"
+    now = read_json(code_changes.modules_file(root, read_json(side)["code"]))["modules"]
+    before = Fingerprint({**now, module: "0" * 64})
+    write_json(code_changes.modules_file(root, before.sha), {"modules": dict(before.modules)})
+    write_json(side, {"code": before.sha})
+    dry = snakemake(pulled, "all_tables", "-n")
+    assert dry.returncode == 0, dry.stderr[-3000:]
+    assert f"scores (1: {cell}): changed {module}" in dry.stdout + dry.stderr
+    assert planned_jobs(pulled) == {}
+    status, out = audit(pulled, monkeypatch, capsys)
+    assert status == 0
+    assert f"        code changed: scores (1: {cell}): changed {module}" in out.splitlines()
 
 
 # -- dvc.yaml and params.yaml --------------------------------------------------------------------

@@ -13,6 +13,10 @@ from the stored generations and compared with the stored rows and summaries, and
 re-rendered from the stored summaries and compared byte for byte. A figure's record must name
 the plan's identity and the current bytes of its tables' files, and the figure is drawn again
 from them and compared byte for byte (drawing is deterministic).
+
+Results built by code that has changed since, with the same versions, are noted per table and
+figure with the changed modules (:mod:`clineval.workflow.code_changes`); they fail nothing by
+themselves: where the change alters scores or a table, recomputing them fails.
 """
 
 from __future__ import annotations
@@ -28,6 +32,8 @@ from clineval.io import DataError, json_text, jsonl_line, read_json, read_jsonl
 from clineval.provenance.hashing import canonical_json
 from clineval.provenance.location import portable
 from clineval.provenance.record import FileHashes, changed_files, read_record
+from clineval.workflow import code_changes
+from clineval.workflow.code_changes import Finding
 from clineval.workflow.layout import Cell, Plan
 from clineval.workflow.plan import build_plan
 
@@ -58,6 +64,8 @@ class TableAudit:
     broken: str | None = None
     notes: list[str] = field(default_factory=list)
     kind: str = "table"
+    #: Its results built by code that differs from the code now (the versions the same).
+    code: list[Finding] = field(default_factory=list)
 
     @property
     def ok(self) -> bool:
@@ -206,6 +214,27 @@ def _recompute(plan: Plan, cells: list[Cell], stored: dict[str, Any], name: str,
                              "from the stored score summaries")
 
 
+def _check_code(plan: Plan, keys: list[str], audit: TableAudit) -> None:
+    """Note the results of ``keys`` whose recorded code differs from the code now, and how many
+    have no record of their code."""
+    audit.code = code_changes.stale(plan, keys)
+    missing = [key for key in keys if code_changes.recorded(plan, key) is None]
+    if missing:
+        audit.notes.append(f"{len(missing)} of its {len(keys)} results have no record of their "
+                           "code (built before code fingerprints, or pulled: results/identity/ "
+                           "stays with the run that built them)")
+
+
+def _code_keys(plan: Plan, name: str) -> list[str]:
+    """The table's results that record their code: the table, its cells' scores, their tasks'
+    derived data and files derived for scoring."""
+    cells = plan.tables[name]
+    tasks = sorted({c.task for c in cells})
+    return [f"tables/{name}", *(f"{c.path}/scoring" for c in cells),
+            *(f"data/{task}" for task in tasks),
+            *(f"inputs/{task}/{role}" for task in tasks for role in plan.derived_inputs(task))]
+
+
 def audit_table(plan: Plan, name: str, rehash: bool = False,
                 rescored: set[str] | None = None) -> TableAudit:
     """Check one table's chain; ``rehash`` reads every source file again instead of trusting
@@ -234,6 +263,7 @@ def audit_table(plan: Plan, name: str, rehash: bool = False,
         _recompute(plan, cells, stored, name, set() if rescored is None else rescored)
     except (BrokenLink, DataError) as err:
         result.broken = str(err)
+    _check_code(plan, _code_keys(plan, name), result)
     return result
 
 
@@ -294,6 +324,7 @@ def audit_figure(plan: Plan, name: str) -> TableAudit:
                                  "again from the stored tables")
     except (BrokenLink, DataError) as err:
         result.broken = str(err)
+    _check_code(plan, [f"figures/{name}"], result)
     return result
 
 
@@ -321,7 +352,10 @@ def report(results: list[TableAudit], as_json: bool) -> int:
     """Print the audit; exit status 1 when any table's chain is broken."""
     if as_json:
         print(json.dumps([{r.kind: r.table, "ok": r.ok, "cells": r.cells, "broken": r.broken,
-                           "notes": r.notes} for r in results], indent=2))
+                           "notes": r.notes,
+                           "code_changed": [{"result": f.key, "modules": list(f.modules)}
+                                            for f in r.code]}
+                          for r in results], indent=2))
     else:
         for r in results:
             if r.ok and r.kind == "report":
@@ -335,6 +369,8 @@ def report(results: list[TableAudit], as_json: bool) -> int:
                       " ← requests ← data holds; scores and table recomputed identically")
             else:
                 print(f"BROKEN  {r.table}: {r.broken}")
+            for line in code_changes.lines(r.code):
+                print(f"        code changed: {line}")
             for note in r.notes:
                 print(f"        note: {note}")
     broken = [r.table for r in results if not r.ok]

@@ -37,6 +37,7 @@ from clineval.provenance.hashing import sha256_obj
 from clineval.provenance.location import portable
 from clineval.report.explorer_step import EXAMPLES_VERSION
 from clineval.tables import statistics
+from clineval.workflow import code_changes
 from clineval.workflow.layout import Cell, Plan, file_hash_memo
 
 log = logging.getLogger("clineval")
@@ -195,7 +196,7 @@ def _derived_input_identities(plan: Plan, task: str, named: dict[str, Any],
     entries = dict(named)
     specs = plan.derived_input_specs(task)
     for role, path in sorted(plan.derived_inputs(task).items()):
-        ident = _with_sha({
+        ident = _with_sha(code_changes.joined({
             "kind": "scoring_input",
             "task": task,
             "role": role,
@@ -205,7 +206,7 @@ def _derived_input_identities(plan: Plan, task: str, named: dict[str, Any],
             "settings": specs[role].settings,
             "inputs": named,
             **({"demo_data": data_sha} if spec["data"].get("source") == "demo" else {}),
-        })
+        }, plan.cfg))
         plan.identities[f"inputs/{task}/{role}"] = ident
         entries[role] = {"path": portable(path), "sha256": None, "identity": ident["sha"]}
     return entries
@@ -353,7 +354,7 @@ def compute_identities(plan: Plan) -> None:
                 else None,
             }
         )
-        scoring = _with_sha(
+        scoring = _with_sha(code_changes.joined(
             {
                 "kind": "scoring",
                 "cell": cell.path,
@@ -371,8 +372,8 @@ def compute_identities(plan: Plan) -> None:
                 # its prompt asked for), so that other benchmarks keep their identities
                 **({"mode": mode} if getattr(bench, "scoring_reads_mode", False) else {}),
                 **_slice(cfg, cell),
-            }
-        )
+            }, cfg
+        ))
         for kind, ident in (
             ("requests", requests),
             ("generation", generation),
@@ -407,7 +408,7 @@ def compute_identities(plan: Plan) -> None:
                 for task in table_tasks(cfg["tables"][name])
             },
         }
-        ids[f"tables/{name}"] = _with_sha(content)
+        ids[f"tables/{name}"] = _with_sha(code_changes.joined(content, cfg))
     for name, shown in plan.figures.items():
         used = sorted({c.model for t in shown for c in plan.tables[t]})
         tasks = sorted({c.task for t in shown for c in plan.tables[t]})
@@ -425,7 +426,7 @@ def compute_identities(plan: Plan) -> None:
             "modes": {m: cfg["modes"][m]["description"] for m in modes},
             "drawing": {"version": FIGURES_VERSION, "matplotlib": version("matplotlib")},
         }
-        ids[f"figures/{name}"] = _with_sha(content)
+        ids[f"figures/{name}"] = _with_sha(code_changes.joined(content, cfg))
     if plan.tables:
         ids["report/examples"] = _with_sha(_examples_identity(plan))
         ids["report/index"] = _with_sha(_report_identity(plan))

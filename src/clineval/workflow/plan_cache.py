@@ -13,8 +13,10 @@ watched files are unchanged, and makes (and stores) a new one otherwise.
   :data:`NOT_SETTINGS`), ``HOME`` and ``SCISPACY_CACHE``.
 - The **watched files** are what the plan read outside ``conf/``: the source and scoring files it
   hashed, every path a task's ``data`` settings name, the missing file of each skipped task,
-  local models' and judges' chat templates, the task templates. Each is compared by size and
-  mtime (a missing one by its absence), the same test the file-hash memo trusts.
+  local models' and judges' chat templates, the task templates and, under
+  ``grid.code_changes: rerun``, the source files of the code the identities fingerprint (a
+  benchmark installed outside clineval). Each is compared by size and mtime (a missing one by
+  its absence), the same test the file-hash memo trusts.
 
 An entry is JSON (``results/identity/plans/<key>.json`` in the results root, whichever grid's
 folders it plans: :mod:`clineval.workflow.roots`; the newest :data:`KEEP` kept), written
@@ -44,7 +46,7 @@ from clineval.config.compose import parse_overrides
 from clineval.config.locate import config_file
 from clineval.config.presets import scoring_judges
 from clineval.io import write_text
-from clineval.workflow import checkout
+from clineval.workflow import checkout, code_changes
 from clineval.workflow.layout import Cell, Plan, file_hash_memo
 from clineval.workflow.plan import build_plan
 from clineval.workflow.settle import Job, jobs
@@ -153,6 +155,8 @@ def watched_files(plan: Plan) -> dict[str, Stat] | None:
         models = [*plan.cfg["models"].values(), *scoring_judges(spec.get("scoring")).values()]
         paths.update(str(Path(m["path"]) / name) for m in models if m.get("path")
                      for name in MODEL_FILES)
+    if code_changes.mode(plan.cfg) == "rerun":  # the identities hold the code's fingerprints
+        paths.update(str(path) for path in code_changes.watched(plan))
     for task in plan.skipped:
         known, path = _missing_file(plan, task)
         if not known:

@@ -35,6 +35,7 @@ from clineval.tables.format import (
 )
 from clineval.tables.leaderboard import LAYOUT as LEADERBOARD
 from clineval.tables.leaderboard import build_leaderboard
+from clineval.workflow.code_changes import record_code
 
 log = logging.getLogger("clineval")
 
@@ -79,6 +80,7 @@ def derive(
         counts={"examples": len(examples), "exemplars": len(exemplars)},
     )
     write_record(record_out, record)
+    record_code(identity, ident)
     log.info("derived %d examples and %d exemplars", len(examples), len(exemplars))
 
 
@@ -118,6 +120,7 @@ def derive_scoring_inputs(jobs: list[tuple[Path, Path, Path]]) -> None:
         write_record(record_out, make_record(
             "scoring_input", f"{ident['task']}/{ident['role']}", sha, inputs,
             {ident["role"]: out}, ident["credentialed"], hashes=hashes, details=kept))
+        record_code(identity, ident)
         log.info("%s: %s of task %s written", out, ident["role"], ident["task"])
 
 
@@ -246,6 +249,7 @@ def score(jobs: list[ScoreJob]) -> None:
             hashes=hashes, environment=env,
         )
         write_record(job.record, record)
+        record_code(job.identity, ident)
         log.info("%s: %d rows scored", ident["cell"], len(rows))
 
 
@@ -361,6 +365,7 @@ def table(
         write_text(named[fmt], text)
     write_record(record_out, make_record(
         "table", ident["table"], sha, inputs, named, ident["credentialed"]))
+    record_code(identity, ident)
 
 
 def figure(identity: Path, tables: list[Path], outputs: Mapping[str, Path],
@@ -378,3 +383,4 @@ def figure(identity: Path, tables: list[Path], outputs: Mapping[str, Path],
     write_record(record_out, make_record(
         "figure", ident["figure"], sha, {p.name: p for p in tables}, named,
         ident["credentialed"]))
+    record_code(identity, ident)

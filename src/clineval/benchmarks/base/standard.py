@@ -83,6 +83,11 @@ class StandardBenchmark(DeclaredAggregates):
     #: The headline metrics where lower is better (shell-style patterns over their names; an
     #: export says so, docs/export.md); every other one is better higher.
     lower_is_better: tuple[str, ...] = ()
+    #: The modules of the package whose code each version covers, by the names of the package:
+    #: ``{"data": ("loader", "synthetic"), "scoring": ("scoring", "extract")}``; a part not
+    #: named, the whole package. The code fingerprints follow the shared modules they import
+    #: (docs/workflow.md, Versions and code fingerprints).
+    code_modules: ClassVar[Mapping[str, tuple[str, ...]]] = {}
 
     @property
     def title(self) -> str:

@@ -34,11 +34,18 @@ class Select:
     figures: list[str] | None = None
 
 
+#: ``grid.code_changes``: what a result whose code changed while its versions did not gets:
+#: a warning at the start (and it is kept), or a re-run (docs/workflow.md, Versions and code
+#: fingerprints).
+CODE_CHANGES = ("warn", "rerun")
+
+
 @dataclass
 class Grid:
     name: str = MISSING
     slices: dict[str, Slice] | None = None
     select: Select | None = None
+    code_changes: str = setting("warn", choices=CODE_CHANGES)
 
 
 @dataclass
