@@ -22,7 +22,9 @@ NOT_DATA = {
     "CLINEVAL_CONF": "conf",                  # the config folder: this checkout's
     "CLINEVAL_DATA_DIR": "dir",               # the tests' real data
     "CLINEVAL_EMBEDDING_CACHE": "dir",        # content-addressed caches
+    "CLINEVAL_INCLUDE": "include",            # outside benchmarks: the example package here
     "CLINEVAL_MODEL_CACHE": "dir",
+    "CLINEVAL_PUBMEDQA_FILE": "file",         # the outside example benchmark's data (its conf)
     "CLINEVAL_PROGRESS_SECONDS": "seconds",   # progress lines' interval
     "CLINEVAL_ROOT": "repo",                  # conda envs' post-deploy: the checkout
     "CLINEVAL_SLURM_STATE": "dir",            # the test cluster's state
@@ -68,6 +70,8 @@ def exported(scratch: Path) -> dict[str, str]:
             values[name] = "30"
         elif kind == "code":
             values[name] = str(checkout.code_dir())
+        elif kind == "include":
+            values[name] = str(REPO / "tests/fixtures/pubmedqa_plugin")
         elif kind == "dir" or name in ("CLINEVAL_MIMIC_IV_HOSP", "CLINEVAL_MIMIC_IV_NOTE"):
             values[name] = str(scratch)
         elif name in REAL and (data / REAL[name]).is_file():
