@@ -98,7 +98,8 @@ def test_a_metric_no_benchmark_declares_stops_the_plan(setting, start, valid):
 
 
 def test_a_layouts_metric_choices_are_the_declared_metrics():
-    message = refused("+task@tasks.mcqa=mcqa", "+table@tables.mcqa_by_mode=mcqa_by_mode",
+    message = refused("grid=medcalc_paper", "+task@tasks.mcqa=mcqa",
+                      "+table@tables.mcqa_by_mode=mcqa_by_mode",
                       "tables.mcqa_by_mode.metrics=[accuracy,macro-f1]")
     assert message.startswith("tables.mcqa_by_mode.metrics[1]='macro-f1': unknown value")
     assert message.endswith("valid metrics: accuracy, answered")
