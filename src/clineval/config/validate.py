@@ -97,8 +97,9 @@ def table_tasks(spec: Mapping[str, Any]) -> list[str]:
 def _check_leaderboard(where: str, table: Mapping[str, Any], shown: list[str]) -> None:
     columns = table.get("columns")
     if not columns:
-        raise ConfigError(f"{where}.columns: a leaderboard needs columns "
-                          "({label, tasks, mode, metric}, one per benchmark)")
+        raise ConfigError(f"{where}.columns: a leaderboard needs columns; no benchmark of "
+                          "its tasks declares one (docs/sdk.md, The leaderboard column), so "
+                          "give them ({label, tasks, mode, metric}, one per benchmark)")
     for i, column in enumerate(columns):
         _unknown(f"task(s) in {where}.columns[{i}].tasks", column["tasks"], shown,
                  _names(f"tasks of {where}", shown))
