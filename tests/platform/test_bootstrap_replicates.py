@@ -13,6 +13,7 @@ import pytest
 
 from clineval.benchmarks import get_benchmark
 from clineval.benchmarks.base import replicates_by_rows
+from clineval.benchmarks.base.headline import find
 from clineval.metrics.bootstrap import (
     BootstrapSettings,
     exact_sums,
@@ -37,6 +38,10 @@ def _same(benchmark: str, task: dict, rows: list[dict], samples: int = 150) -> N
     assert got.keys() == expected.keys()
     for name, values in expected.items():
         assert got[name] == values, name  # exact: no tolerance
+    # every headline number and every accuracy a paired test reads is a declared metric
+    assert [n for n in got if find(bench.metrics, n) is None] == []
+    declared = [find(bench.metrics, n) for n in bench.outcomes(task, rows)]
+    assert all(m is not None and m.outcome for m in declared)
 
 
 def test_counts_and_exact_sums():

@@ -240,7 +240,8 @@ def test_a_value_in_a_grid_or_a_model_file_names_that_file(tmp_path):
      "valid keys: caption, kind, metric, models, modes, size, tables, title, ylabel"),
     ("figures.clue_bars.size=[7,-4]", r"figures\.clue_bars\.size\[1\]=-4: out of range",
      "valid values: > 0"),
-    ("tables.leaderboard.columns.0.scale=big",
+    ("+tables.leaderboard.columns=[{label: L, tasks: [medcalc], mode: zero_shot, "
+     "metric: accuracy.official, scale: big}]",
      r"tables\.leaderboard\.columns\[0\]\.scale='big': wrong type", "expected a number"),
     ("+tables.medcalc_table2.uncertainty=sd",
      r"tables\.medcalc_table2\.uncertainty='sd': unknown value",

@@ -16,26 +16,30 @@ from workflow_run import REPO, grid_folder, planned_jobs, snakemake
 
 from clineval.benchmarks.medcalc.loader import COLUMNS
 from clineval.benchmarks.medcalc.verify import verify
+from clineval.workflow.layout import Plan
+from clineval.workflow.plan import build_plan
 
 pytestmark = pytest.mark.slow
-#: The demo grid's tables (conf/grid/demo.yaml).
-DEMO_TABLES = ("clibench_table3", "clibench_table4", "clue_table3", "leaderboard",
-               "medcalc_table2", "meddisk_aspects", "meddisk_table4", "meddisk_table5",
-               "medeval_table2", "medeval_table3", "medeval_table4", "medeval_table5",
-               "medeval_table7")
-BENCHMARKS = ("clibench", "clue", "medcalc", "meddisk", "medeval")
-#: The demo grid's figures, and those drawn from medcalc_table2 and from clue_table3.
-DEMO_FIGURES = ("clibench_bars", "clibench_levels", "clue_bars", "clue_levels", "medcalc_bars",
-                "medcalc_modes", "meddisk_aspects", "meddisk_bars", "medeval_bars")
-MEDCALC_FIGURES = 2
-CLUE_FIGURES = 2
 
 
-def test_demo_writes_every_table_format(demo):
+@pytest.fixture(scope="module")
+def grid(tmp_path_factory) -> Plan:
+    """The demo grid's plan (conf/grid/demo.yaml): the tables, figures, benchmarks and cells
+    the tests expect, read from the grid rather than listed here."""
+    work = tmp_path_factory.mktemp("grid")
+    return build_plan(REPO / "conf", None, results=work / "results", data_root=work / "data")
+
+
+def drawn_from(grid: Plan, table: str) -> int:
+    """How many of the grid's figures are drawn from ``table``."""
+    return sum(table in tables for tables in grid.figures.values())
+
+
+def test_demo_writes_every_table_format(demo, grid):
     tables = demo / "results" / "tables"
     assert sorted(p.name for p in tables.iterdir()) == [
         f"{table}.{ext}"
-        for table in DEMO_TABLES
+        for table in sorted(grid.tables)
         for ext in ("cells.json", "csv", "md", "metrics.json", "prov.json", "stats.json",
                     "stats.md", "tex")
     ]
@@ -51,7 +55,7 @@ def test_demo_writes_every_table_format(demo):
 
 
 def test_every_cell_headline_and_its_replicates_recompute_from_its_rows_and_stats_cover_every_cell(
-        demo):
+        demo, grid):
     from clineval.benchmarks import get_benchmark
     from clineval.benchmarks.base import replicates_by_rows, scored_rows
     from clineval.metrics.bootstrap import BootstrapSettings, resamples
@@ -59,7 +63,7 @@ def test_every_cell_headline_and_its_replicates_recompute_from_its_rows_and_stat
 
     plan = build_plan(REPO / "conf", None, results=demo / "results", data_root=demo / "data")
     seen = set()
-    for name in DEMO_TABLES:
+    for name in grid.tables:
         ident = plan.identities[f"tables/{name}"]["identity"]
         stats = json.loads((demo / "results/tables" / f"{name}.stats.json").read_text())
         metrics = json.loads((demo / "results/tables" / f"{name}.metrics.json").read_text())
@@ -87,16 +91,17 @@ def test_every_cell_headline_and_its_replicates_recompute_from_its_rows_and_stat
                 if value["low"] is not None:
                     assert value["low"] <= value["high"]
             seen.add(spec["benchmark"])
-    assert seen == set(BENCHMARKS)
+    assert seen == set(grid.benchmarks)
 
 
 @pytest.mark.usefixtures("rebuild_demo_after")
-def test_a_comparisons_block_writes_paired_tests_and_reruns_only_the_table(demo):
+def test_a_comparisons_block_writes_paired_tests_and_reruns_only_the_table(demo, grid):
     overrides = ("+tables.medcalc_table2.comparisons.reference=oracle "
                  "+tables.medcalc_table2.comparisons.correction=holm "
                  "+tables.medcalc_table2.uncertainty=both")
     # and the explorer's job: its pages of the pairs compared
-    assert planned_jobs(demo, overrides) == {"table": 1, "figure": MEDCALC_FIGURES,
+    assert planned_jobs(demo, overrides) == {"table": 1,
+                                             "figure": drawn_from(grid, "medcalc_table2"),
                                              "report": 1, "examples": 1, "all_tables": 1}
     assert snakemake(demo, "all_tables", overrides=overrides).returncode == 0
     stats = json.loads((demo / "results/tables/medcalc_table2.stats.json").read_text())
@@ -171,12 +176,11 @@ def test_generations_record_identity_and_tokens(demo):
     assert meta["effective_settings"]["do_sample"] is False
 
 
-def test_one_engine_load_per_model_across_its_cells(demo):
+def test_one_engine_load_per_model_across_its_cells(demo, grid):
     model = demo / "results/generations/tiny_llama"
     summary = json.loads((model / "run-summary.json").read_text())
     cells = sorted(model.rglob("*.meta.json"))
-    # 3 MedCalc modes, 8 CLUE tasks, 2 MedDisK languages, 4 CliBench tasks, 10 MedEval cells
-    assert len(summary["cells"]) == len(cells) == 27
+    assert len(summary["cells"]) == len(cells) == sum(c.model == "tiny_llama" for c in grid.cells)
     assert summary["engine_loads"] == 1
     assert sum(json.loads(p.read_text())["engine_loads"] for p in cells) == 1
 
@@ -185,35 +189,36 @@ def test_finished_run_has_nothing_to_do(demo):
     assert planned_jobs(demo) == {}
 
 
-def test_sampling_change_reruns_only_that_models_generation_and_scoring(demo):
+def test_sampling_change_reruns_only_that_models_generation_and_scoring(demo, grid):
     jobs = planned_jobs(demo, "models.tiny_llama.sampling.max_tokens=16")
     # tiny_llama's cells: requests (max_tokens sets the context budget), its one generation
     # job, scores: one requests and one scoring job per benchmark; every table shows tiny_llama
     assert jobs == {
-        **{f"{step}_{bench}": 1 for step in ("requests", "score") for bench in BENCHMARKS},
-        "generate_tiny_llama": 1, "table": len(DEMO_TABLES), "figure": len(DEMO_FIGURES),
+        **{f"{step}_{bench}": 1 for step in ("requests", "score") for bench in grid.benchmarks},
+        "generate_tiny_llama": 1, "table": len(grid.tables), "figure": len(grid.figures),
         "report": 1, "examples": 1, "all_tables": 1,
     }
     assert planned_jobs(demo) == {}  # a dry run with other settings leaves nothing stale
 
 
-def test_a_sampling_change_other_than_max_tokens_rebuilds_no_request(demo):
+def test_a_sampling_change_other_than_max_tokens_rebuilds_no_request(demo, grid):
     """README: a model's sampling change re-runs its generation and scoring (and the tables
     that show it); only max_tokens, the prompt budget, also rebuilds its requests."""
     jobs = planned_jobs(demo, "models.smollm2_135m.sampling.temperature=0.5")
     # SmolLM2 runs every benchmark of the demo and every table and figure shows it
     assert jobs == {
-        **{f"score_{bench}": 1 for bench in BENCHMARKS},
-        "generate_smollm2_135m": 1, "table": len(DEMO_TABLES), "figure": len(DEMO_FIGURES),
+        **{f"score_{bench}": 1 for bench in grid.benchmarks},
+        "generate_smollm2_135m": 1, "table": len(grid.tables), "figure": len(grid.figures),
         "report": 1, "examples": 1, "all_tables": 1,
     }
     assert planned_jobs(demo) == {}
 
 
 @pytest.mark.usefixtures("rebuild_demo_after")
-def test_table_only_change_reruns_only_the_table(demo):
+def test_table_only_change_reruns_only_the_table(demo, grid):
     overrides = "tables.medcalc_table2.decimals=1"
-    assert planned_jobs(demo, overrides) == {"table": 1, "figure": MEDCALC_FIGURES,
+    assert planned_jobs(demo, overrides) == {"table": 1,
+                                             "figure": drawn_from(grid, "medcalc_table2"),
                                              "report": 1, "all_tables": 1}
     gens = sorted((demo / "results/generations").rglob("*.jsonl"))
     before = {p: p.stat().st_mtime_ns for p in gens}
@@ -224,10 +229,10 @@ def test_table_only_change_reruns_only_the_table(demo):
 
 
 @pytest.mark.usefixtures("rebuild_demo_after")
-def test_a_figure_only_change_redraws_that_figure_and_nothing_else(demo):
+def test_a_figure_only_change_redraws_that_figure_and_nothing_else(demo, grid):
     figures = demo / "results" / "figures"
     assert sorted(p.name for p in figures.iterdir()) == [
-        f"{name}.{ext}" for name in DEMO_FIGURES for ext in ("png", "prov.json", "svg")]
+        f"{name}.{ext}" for name in sorted(grid.figures) for ext in ("png", "prov.json", "svg")]
     overrides = "figures.clue_levels.title=Other"
     # the figure and the report that shows it; no score or table job
     assert planned_jobs(demo, overrides) == {"figure": 1, "report": 1, "all_tables": 1}
@@ -300,11 +305,11 @@ def audit(workdir: Path, overrides: str = "") -> subprocess.CompletedProcess:
 
 
 @pytest.mark.usefixtures("rebuild_demo_after")
-def test_a_scoring_change_reruns_its_jobs_and_keeps_the_other_cells_bytes(demo):
+def test_a_scoring_change_reruns_its_jobs_and_keeps_the_other_cells_bytes(demo, grid):
     overrides = "tasks.clue_meqsum.scoring.rouge.use_stemmer=true"
     # MeQSum's cells of smollm2_135m, tiny_llama and clue_baseline: each model's CLUE scoring
     assert planned_jobs(demo, overrides) == {"score_clue": 3, "table": 2,
-                                             "figure": CLUE_FIGURES, "report": 1,
+                                             "figure": drawn_from(grid, "clue_table3"), "report": 1,
                                              "examples": 1, "all_tables": 1}
     scores = demo / "results" / "scores"
     clue = {p: p.read_bytes() for p in scores.glob("*/clue_*/*")}
@@ -320,9 +325,10 @@ def test_a_scoring_change_reruns_its_jobs_and_keeps_the_other_cells_bytes(demo):
 
 
 @pytest.mark.usefixtures("rebuild_demo_after")
-def test_a_table_over_rows_reads_them_and_the_audit_follows(demo):
+def test_a_table_over_rows_reads_them_and_the_audit_follows(demo, grid):
     overrides = "+tables.medcalc_table2.rows=true"
-    assert planned_jobs(demo, overrides) == {"table": 1, "figure": MEDCALC_FIGURES,
+    assert planned_jobs(demo, overrides) == {"table": 1,
+                                             "figure": drawn_from(grid, "medcalc_table2"),
                                              "report": 1, "all_tables": 1}
     assert snakemake(demo, "all_tables", overrides=overrides).returncode == 0
     record = json.loads((demo / "results/tables/medcalc_table2.prov.json").read_text())

@@ -1,4 +1,5 @@
-"""Compose the Hydra config for a grid and turn Hydra's errors into readable ones."""
+"""Compose the Hydra config for a grid and turn Hydra's errors into readable ones; a
+leaderboard gets the columns of the grid's benchmarks (:mod:`clineval.config.leaderboard`)."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from clineval.config.leaderboard import complete_leaderboards
 from clineval.config.locate import available, search_path
 from clineval.config.presets import expand_judge_presets, expand_model_presets
 from clineval.config.unused import drop_unused
@@ -62,4 +64,19 @@ def compose_config(conf_dir: Path, overrides: Sequence[str] = ()) -> DictConfig:
         OmegaConf.resolve(cfg)
     except OmegaConfBaseException as err:
         raise ConfigError(f"cannot resolve interpolations in the config: {err}") from err
+    _complete_leaderboards(cfg)
     return cfg
+
+
+def _complete_leaderboards(cfg: DictConfig) -> None:
+    """Each leaderboard table with the columns of the grid's benchmarks
+    (:mod:`clineval.config.leaderboard`)."""
+    from omegaconf import DictConfig, OmegaConf
+
+    tables, tasks = cfg.get("tables"), cfg.get("tasks")
+    if not isinstance(tables, DictConfig) or not isinstance(tasks, DictConfig):
+        return
+    completed = complete_leaderboards(OmegaConf.to_container(tables),  # type: ignore[arg-type]
+                                      OmegaConf.to_container(tasks))  # type: ignore[arg-type]
+    for name, spec in completed.items():
+        tables[name] = spec

@@ -2,7 +2,8 @@
 
 First every setting against its schema (:mod:`clineval.config.schema`: unknown keys, types,
 ranges, choices), then what schemas cannot say: names that must exist in the grid (modes of a
-task, tasks of a table, models of a selection) and rules between keys. Which data may reach a
+task, tasks of a table, models of a selection, the metrics a table, figure or leaderboard
+column names: :mod:`clineval.config.metric_names`) and rules between keys. Which data may reach a
 remote model is decided per cell, once the plan knows the cells it builds and the files each
 reads (:mod:`clineval.workflow.access`).
 """
@@ -14,7 +15,9 @@ from pathlib import Path
 from typing import Any
 
 from clineval.config.compose import ConfigError, available
+from clineval.config.metric_names import check_metric_names
 from clineval.config.schema import SettingError, check_model, check_settings, message
+from clineval.config.schema.origin import Origins
 from clineval.config.slices import validate_slices
 from clineval.figures import spec as figure_spec
 from clineval.inference.registry import backend_of, backends
@@ -94,8 +97,9 @@ def table_tasks(spec: Mapping[str, Any]) -> list[str]:
 def _check_leaderboard(where: str, table: Mapping[str, Any], shown: list[str]) -> None:
     columns = table.get("columns")
     if not columns:
-        raise ConfigError(f"{where}.columns: a leaderboard needs columns "
-                          "({label, tasks, mode, metric}, one per benchmark)")
+        raise ConfigError(f"{where}.columns: a leaderboard needs columns; no benchmark of "
+                          "its tasks declares one (docs/sdk.md, The leaderboard column), so "
+                          "give them ({label, tasks, mode, metric}, one per benchmark)")
     for i, column in enumerate(columns):
         _unknown(f"task(s) in {where}.columns[{i}].tasks", column["tasks"], shown,
                  _names(f"tasks of {where}", shown))
@@ -169,3 +173,7 @@ def validate(cfg: Mapping[str, Any], conf_dir: Path, overrides: Sequence[str] = 
             figure_spec.check(f"figures.{name}", figure, list(tables), list(models), list(modes))
         except ValueError as err:
             raise ConfigError(str(err)) from err
+    try:
+        check_metric_names(cfg)
+    except SettingError as err:
+        raise ConfigError(message(err, Origins(conf_dir, overrides))) from None

@@ -1,14 +1,16 @@
 """A leaderboard across benchmarks: one headline number per benchmark (column) and model (row),
 each model's mean rank and win rate, and which tasks each model was run on.
 
-A column is ``{label, tasks, mode, metric}`` (plus ``scale``, default 1, and
-``higher_is_better``, default true): the mean of the headline numbers named by ``metric`` over
-the model's cells of those tasks in that mode. ``metric`` is a name as the benchmark's
-``headline`` gives it (``accuracy.official`` for MedCalc-Bench) or a shell-style pattern
-(``*.score``: CLUE's dataset scores). Ranks are computed per column among the models that
-have it (ties share the mean rank); a model's mean rank averages its columns, its win rate is
-the share of head-to-head comparisons (same column, both models present) it wins, ties counting
-one half.
+Each benchmark declares its own column (:class:`clineval.benchmarks.base.headline.
+LeaderboardColumn`); a grid's leaderboard takes those of its benchmarks when the config is
+composed (:mod:`clineval.config.leaderboard`). A column is ``{label, tasks, mode, metric}``
+(plus ``scale``, default 1, and ``higher_is_better``, default true): the mean of the headline
+numbers named by ``metric`` over the model's cells of those tasks in that mode. ``metric`` is
+a name as the benchmark's ``headline`` gives it (``accuracy.official`` for MedCalc-Bench) or a
+shell-style pattern (``*.score``: CLUE's dataset scores). Ranks are computed per column among
+the models that have it (ties share the mean rank); a model's mean rank averages its columns,
+its win rate is the share of head-to-head comparisons (same column, both models present) it
+wins, ties counting one half.
 """
 
 from __future__ import annotations

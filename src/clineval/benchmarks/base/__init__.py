@@ -22,6 +22,7 @@ from clineval.metrics.bootstrap import Replicates, replicates_of
 from clineval.provenance.hashing import sha256_obj
 
 if TYPE_CHECKING:
+    from clineval.benchmarks.base.headline import Metric
     from clineval.benchmarks.base.reading import Reading
 
 
@@ -117,6 +118,12 @@ class Benchmark(Protocol):
     scoring_version: str
     #: The names a baseline model may give (``baseline:``); it runs only this benchmark's tasks.
     baselines: tuple[str, ...]
+    #: The headline metrics, each declared once (:mod:`.headline`): their labels, the
+    #: accuracies, lower-is-better and every metric a setting may name derive from them. A
+    #: benchmark may also declare ``leaderboard``, its :class:`.headline.LeaderboardColumn`.
+    metrics: tuple[Metric, ...]
+    #: The names or patterns of the metrics where lower is better (from ``metrics``).
+    lower_is_better: tuple[str, ...]
 
     def source_files(self, task: Record, data_root: Path, task_name: str) -> dict[str, Path]:
         """Files the derive step reads: the official files, or the demo files to generate.

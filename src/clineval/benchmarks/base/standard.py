@@ -3,8 +3,9 @@
 A benchmark subclasses :class:`StandardBenchmark` and overrides only what differs. It must give
 its name and files (``name``, ``demo_files``, ``official_files``), how to write its demo and
 read its examples (``write_demo``, ``read_examples``), how to score one output
-(``score_row``), its headline numbers (``headline_aggregates``) and its table
-(``table``, or the by-mode table of :mod:`clineval.tables.by_mode`). The rest has a default:
+(``score_row``), its headline metrics (``metrics``: :mod:`.headline`, with their aggregates, or
+``headline_aggregates`` where they depend on the task) and its table (``table``, or the by-mode
+table of :mod:`clineval.tables.by_mode`). The rest has a default:
 
 - sources: the demo files under ``data/demo/<task>/``, else the official ones its
   ``official_files`` name by setting;
@@ -16,7 +17,7 @@ read its examples (``write_demo``, ``read_examples``), how to score one output
   ``completion``) the same texts as one prompt to continue;
 - context truncation over the example's ``truncatable`` fields;
 - scoring: :meth:`score_row` over every example, the summary from the headline aggregates;
-- paired tests over the headline accuracies that ``accuracies`` names;
+- paired tests over the declared accuracies (a metric's ``outcome``);
 - ``clineval score <name>`` over a task's derived examples (:mod:`.external`).
 """
 
@@ -29,9 +30,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import ClassVar
 
-from clineval.benchmarks.base import DeclaredAggregates, literal_rows, request_record
+from clineval.benchmarks.base import DeclaredAggregates, headline, literal_rows, request_record
 from clineval.benchmarks.base import external as external_scoring
 from clineval.benchmarks.base.exemplars import exemplar_count, hold_out, shown_exemplars
+from clineval.benchmarks.base.headline import LeaderboardColumn, Metric
 from clineval.benchmarks.base.prompts import fill
 from clineval.benchmarks.base.reading import Reading, standard
 from clineval.benchmarks.base.sources import demo_or_official, require
@@ -71,23 +73,36 @@ class StandardBenchmark(DeclaredAggregates):
     paper_exemplars = 1
     #: The example fields context truncation may shorten (the long inputs).
     truncatable: tuple[str, ...] = ()
-    #: Headline accuracies (means of a 0/1 outcome) -> the row field holding the outcome.
-    accuracies: ClassVar[Mapping[str, str]] = {}
-
-    #: Each headline metric's column label in the default table.
-    metric_labels: ClassVar[Mapping[str, str]] = {}
+    #: The headline metrics, each declared once (:mod:`clineval.benchmarks.base.headline`):
+    #: labels, accuracies, lower-is-better and every metric choice derive from them.
+    metrics: ClassVar[tuple[Metric, ...]] = ()
+    #: The benchmark's leaderboard column; None: none.
+    leaderboard: ClassVar[LeaderboardColumn | None] = None
     #: What the paper's literal reading credits that this benchmark's reading does not (copied
     #: prompt text); None where the two readings never differ. Rows where they differ carry
     #: ``literal``: the row's fields under that reading (:func:`literal_rows`).
     literal_reading: str | None = None
-    #: The headline metrics where lower is better (shell-style patterns over their names; an
-    #: export says so, docs/export.md); every other one is better higher.
-    lower_is_better: tuple[str, ...] = ()
     #: The modules of the package whose code each version covers, by the names of the package:
     #: ``{"data": ("loader", "synthetic"), "scoring": ("scoring", "extract")}``; a part not
     #: named, the whole package. The code fingerprints follow the shared modules they import
     #: (docs/workflow.md, Versions and code fingerprints).
     code_modules: ClassVar[Mapping[str, tuple[str, ...]]] = {}
+
+    @property
+    def metric_labels(self) -> dict[str, str]:
+        """Each declared metric (a name or a pattern) -> its label."""
+        return headline.labels(self.metrics)
+
+    @property
+    def accuracies(self) -> dict[str, str]:
+        """The declared accuracies -> the row field of each one's 0/1 outcome."""
+        return headline.accuracies(self.metrics)
+
+    @property
+    def lower_is_better(self) -> tuple[str, ...]:
+        """The metrics where lower is better (names or shell-style patterns; an export says
+        so, docs/export.md); every other one is better higher."""
+        return headline.lower_is_better(self.metrics)
 
     @property
     def title(self) -> str:
@@ -239,6 +254,16 @@ class StandardBenchmark(DeclaredAggregates):
             summary["literal"] = self._summary(task, literal)
         return summary
 
+    def headline_aggregates(self, task: Record, rows: list[Record]) -> aggregate.Headline:
+        """Each declared metric's aggregate, in the order declared."""
+        undeclared = [m.name for m in self.metrics if m.aggregate is None]
+        if undeclared or not self.metrics:
+            raise NotImplementedError(
+                f"{self.title}: metric(s) {', '.join(undeclared) or '(none)'} declare no "
+                "aggregate; declare one for each or override headline_aggregates")
+        return {m.name: aggregate.Shown(m.aggregate) for m in self.metrics
+                if m.aggregate is not None}
+
     def _summary(self, task: Record, rows: list[Record]) -> Record:
         declared = self.headline_aggregates(task, rows)
         values = aggregate.values({k: shown.aggregate for k, shown in declared.items()}, rows)
@@ -248,6 +273,7 @@ class StandardBenchmark(DeclaredAggregates):
         return dict(summary["metrics"])
 
     def outcomes(self, task: Record, rows: list[Record]) -> dict[str, dict[str, int]]:
+        """Each declared accuracy's 0/1 outcome per example (its row field)."""
         return {name: {row["id"]: int(bool(row[key])) for row in rows}
                 for name, key in self.accuracies.items()}
 
@@ -265,7 +291,8 @@ class StandardBenchmark(DeclaredAggregates):
         if len(tasks) != 1:
             raise ConfigError(f"a {self.title} table shows one task, not {', '.join(tasks)}")
         task = next(iter(tasks.values()))
-        return by_mode.build_table(spec, cells, self.headline, self.metric_labels,
+        shown = {name: headline.label(self.metrics, name) for name in spec["metrics"]}
+        return by_mode.build_table(spec, cells, self.headline, shown,
                                    [self.data_note(task), *spec.get("context_notes", [])],
                                    task["display_name"])
 

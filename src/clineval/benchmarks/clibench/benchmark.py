@@ -15,9 +15,11 @@ from typing import Any
 
 from clineval.benchmarks.base import DerivedInput
 from clineval.benchmarks.base.exemplars import exemplar_count
+from clineval.benchmarks.base.headline import LeaderboardColumn, Metric
 from clineval.benchmarks.base.reading import Reading
 from clineval.benchmarks.base.sources import demo_or_official, require
 from clineval.benchmarks.base.standard import StandardBenchmark
+from clineval.benchmarks.clibench.kinds import KINDS, kind
 from clineval.benchmarks.clibench.reading import reading as row_reading
 from clineval.errors import ConfigError
 from clineval.io import Record
@@ -45,6 +47,12 @@ CODE_FILES = {
         "ndc_atc": ("an NDC -> ATC map (CSV: ndc, atc)", "your drug vocabulary (e.g. RxNorm)"),
     },
 }
+
+
+#: Micro precision, recall and F1, as the tables label them.
+MICRO_LABELS = {"precision": "P", "recall": "R", "f1": "F1"}
+#: The levels of every task (each task's own: kinds.py), and their plain mean.
+LEVELS = tuple(dict.fromkeys(name for k in KINDS for name in kind(k).level_names))
 
 
 def _kind(task: Record) -> str:
@@ -104,6 +112,12 @@ class CliBenchBenchmark(StandardBenchmark):
                        "instruction, the exemplar's answer) and any line, however unlike every "
                        "code title, mapped to its nearest code")
     baselines = ("oracle", "frequency")
+    #: Per level of the task and on average, micro P/R/F1 (the aggregates: scoring.py, per
+    #: level of the task).
+    metrics = tuple(Metric(f"{level}.{name}", f"{level} {label}")
+                    for level in (*LEVELS, "average") for name, label in MICRO_LABELS.items())
+    leaderboard = LeaderboardColumn("CliBench (average F1 %, four tasks)", "zero_shot",
+                                    "average.f1", scale=100)
     #: Scoring reads the mode: whether its prompt asked for a "Final answer:" line.
     scoring_reads_mode = True
 

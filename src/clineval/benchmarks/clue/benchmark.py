@@ -16,6 +16,7 @@ from typing import Any
 
 from clineval.benchmarks.base import literal_rows
 from clineval.benchmarks.base.exemplars import exemplar_count, pick, shown_exemplars
+from clineval.benchmarks.base.headline import LeaderboardColumn, Metric
 from clineval.benchmarks.base.reading import Reading
 from clineval.benchmarks.base.sources import demo_or_official, require
 from clineval.benchmarks.base.standard import StandardBenchmark
@@ -127,6 +128,12 @@ OPTIONS: dict[str, dict[str, Any]] = {
 _LONGHEALTH_PARAGRAPHS = 12
 
 
+#: Each paper metric's label.
+METRIC_LABELS = {"accuracy": "accuracy", "rouge_l": "ROUGE-L", "rouge_1": "ROUGE-1",
+                 "rouge_2": "ROUGE-2", "bertscore_f1": "BERTScore F1", "umls_f1": "UMLS F1",
+                 "em_f1": "EM F1", "ap_f1": "AP F1", "valid_codes": "valid codes"}
+
+
 def _dataset(task: Record) -> str:
     """The task's ``data.dataset`` (one of ``SOURCES``: the task's schema checks it)."""
     return task["data"]["dataset"]
@@ -193,6 +200,16 @@ class ClueBenchmark(StandardBenchmark):
     # that only replays an exemplar's answer
     scoring_version = "5"
     baselines = baselines.BASELINES
+    #: Per dataset, each paper metric (0-100) and the dataset's score, their mean (the
+    #: aggregates: aggregate.py, per dataset present). An accuracy's outcome is 0 or 100.
+    metrics = tuple(
+        metric for dataset, names in PAPER_METRICS.items() for metric in (
+            *(Metric(f"{dataset}.{name}", f"{dataset} {METRIC_LABELS[name]}",
+                     outcome="metrics.accuracy" if name == "accuracy" else None)
+              for name in names),
+            Metric(f"{dataset}.score", f"{dataset} score")))
+    leaderboard = LeaderboardColumn("CLUE (mean dataset score, few-shot)", "one_shot",
+                                    "*.score")
     literal_reading = ("a LongHealth letter whose option text is another option's or none, or "
                        "that repeats the prompt's format example, MeDiSumCode codes that "
                        "repeat an exemplar's answer, and a summary that only replays an "

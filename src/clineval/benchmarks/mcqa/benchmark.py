@@ -6,10 +6,11 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import ClassVar
 
+from clineval.benchmarks.base.headline import LeaderboardColumn, Metric
 from clineval.benchmarks.base.standard import OfficialFile, StandardBenchmark
 from clineval.benchmarks.mcqa import extract, formats, synthetic
 from clineval.io import Record
-from clineval.metrics import aggregate
+from clineval.metrics.aggregate import Mean
 
 
 class McqaBenchmark(StandardBenchmark):
@@ -19,8 +20,12 @@ class McqaBenchmark(StandardBenchmark):
     official_files: ClassVar[Mapping[str, OfficialFile]] = {"questions": OfficialFile(
         "path", "a question file (JSON Lines: question, options, answer letter)",
         "your copy of the benchmark (docs/extending.md describes the format)")}
-    accuracies: ClassVar[Mapping[str, str]] = {"accuracy": "correct"}
-    metric_labels: ClassVar[Mapping[str, str]] = {"accuracy": "Accuracy", "answered": "Answered"}
+    metrics = (
+        Metric("accuracy", "Accuracy", Mean(lambda r: float(r["correct"])), outcome="correct"),
+        Metric("answered", "Answered", Mean(lambda r: float(r["answered"]))),
+    )
+    leaderboard = LeaderboardColumn("Medical MCQA (accuracy %, zero-shot)", "zero_shot",
+                                    "accuracy", scale=100)
 
     def write_demo(self, task: Record, sources: dict[str, Path]) -> None:
         demo = task["data"].get("demo") or {}
@@ -42,10 +47,6 @@ class McqaBenchmark(StandardBenchmark):
         predicted = extract.answer_letter(output, example["options"])
         return {"id": example["id"], "gold": example["answer"], "predicted": predicted,
                 "answered": predicted is not None, "correct": predicted == example["answer"]}
-
-    def headline_aggregates(self, task: Record, rows: list[Record]) -> aggregate.Headline:
-        return {"accuracy": aggregate.Shown(aggregate.Mean(lambda r: float(r["correct"]))),
-                "answered": aggregate.Shown(aggregate.Mean(lambda r: float(r["answered"])))}
 
 
 BENCHMARK = McqaBenchmark()

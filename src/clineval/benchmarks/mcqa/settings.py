@@ -5,11 +5,16 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from clineval.benchmarks.base.headline import choices
 from clineval.benchmarks.base.settings import MISSING, OFFICIAL, Exemplars, setting
 from clineval.benchmarks.base.sources import SOURCE_KINDS
 
-#: The headline numbers a table may show.
-METRICS = ("accuracy", "answered")
+
+def _metrics() -> list[str]:
+    """The headline metrics a table may show: those the benchmark declares."""
+    from clineval.benchmarks.mcqa.benchmark import BENCHMARK
+
+    return choices(BENCHMARK.metrics)
 
 
 @dataclass
@@ -40,7 +45,7 @@ class Task:
 class ByMode:
     """``mcqa_by_mode``: the headline metrics by model and prompting mode."""
 
-    metrics: list[str] = setting(factory=lambda: ["accuracy"], choices=METRICS, noun="metrics")
+    metrics: list[str] = setting(factory=lambda: ["accuracy"], choices=_metrics, noun="metrics")
     decimals: int = setting(2, ge=0)
     percent: bool = True
     mode_labels: dict[str, str] | None = None

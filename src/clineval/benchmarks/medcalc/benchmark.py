@@ -6,11 +6,13 @@ import argparse
 from collections.abc import Callable
 from pathlib import Path
 
+from clineval.benchmarks.base.headline import LeaderboardColumn, Metric
 from clineval.benchmarks.base.reading import Reading
 from clineval.benchmarks.base.sources import demo_or_official, require
 from clineval.benchmarks.base.standard import StandardBenchmark
 from clineval.benchmarks.medcalc import baselines, labels, prompts, scoring, synthetic, tables
 from clineval.benchmarks.medcalc.calculators import CALCULATORS, Conventions
+from clineval.benchmarks.medcalc.extract import EXTRACTIONS
 from clineval.benchmarks.medcalc.loader import exemplar_records, read_exemplar_json, read_test_csv
 from clineval.benchmarks.medcalc.reading import reading as row_reading
 from clineval.errors import ConfigError
@@ -91,6 +93,11 @@ class MedCalcBenchmark(StandardBenchmark):
     scoring_version = "5"  # 5: a copied stretch repeated back to back restates the note too
     baselines = ("oracle", "constant")
     truncatable = ("note",)
+    #: Per extraction setting, the overall accuracy (its aggregate: scoring.py, per setting).
+    metrics = tuple(Metric(f"accuracy.{setting}", f"Accuracy ({setting} extraction)",
+                           outcome=f"{setting}.correct") for setting in EXTRACTIONS)
+    leaderboard = LeaderboardColumn("MedCalc-Bench (accuracy %, zero-shot)", "zero_shot",
+                                    "accuracy.official", scale=100)
 
     def source_files(self, task: Record, data_root: Path, task_name: str) -> dict[str, Path]:
         data, exemplars = task["data"], task.get("exemplars") or {}

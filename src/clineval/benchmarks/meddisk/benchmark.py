@@ -12,6 +12,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from clineval.benchmarks.base.exemplars import exemplar_count
+from clineval.benchmarks.base.headline import LeaderboardColumn, Metric
 from clineval.benchmarks.base.reading import Reading
 from clineval.benchmarks.base.sources import demo_or_official, require
 from clineval.benchmarks.base.standard import StandardBenchmark
@@ -41,8 +42,14 @@ class MedDisKBenchmark(StandardBenchmark):
     # unanswered; a list marker is not a number; the paper's literal reading kept as `literal`
     scoring_version = "5"
     baselines = baselines.BASELINES
-    #: the share of completely wrong answers
-    lower_is_better = ("share.cw",)
+    #: The score (0-10), the macro score over aspects and the averaged tier shares (the
+    #: aggregates: aggregate.py; the macro score's depends on the aspects of the rows).
+    metrics = (Metric("score", "Score (0-10)"),
+               Metric("macro_score", "Macro score over aspects (0-10)"),
+               Metric("share.cw", "Completely wrong (share)", lower_is_better=True),
+               Metric("share.pc", "Partially correct (share)"),
+               Metric("share.bc", "Basically correct (share)"))
+    leaderboard = LeaderboardColumn("MedDisK (score 0-10, zh and en)", "one_shot", "score")
     literal_reading = ("an empty, cut or prompt-copied answer as \"none\" (full points where the "
                        "reference is none) and a list marker as the number (App. D, §3.2.1)")
 

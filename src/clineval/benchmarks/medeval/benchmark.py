@@ -13,15 +13,33 @@ from collections.abc import Callable
 from pathlib import Path
 
 from clineval.benchmarks.base.exemplars import exemplar_count
+from clineval.benchmarks.base.headline import LeaderboardColumn, Metric
 from clineval.benchmarks.base.reading import Reading
 from clineval.benchmarks.base.standard import StandardBenchmark
 from clineval.benchmarks.medeval import baselines, prompts, sources, tables
 from clineval.benchmarks.medeval import examples as task_examples
-from clineval.benchmarks.medeval.examples import PAPER_SHOTS, SENTENCE_TASKS
+from clineval.benchmarks.medeval.examples import LABELS, PAPER_SHOTS, SENTENCE_TASKS
 from clineval.benchmarks.medeval.reading import reading as row_reading
 from clineval.io import Record
 from clineval.metrics.aggregate import Headline
 from clineval.tables.render import Table
+
+#: Each metric of a domain group or domain (``groups.<group>.<metric>``,
+#: ``domains.<domain>.<metric>``) -> its label (the aggregates: scoring.py, per task kind).
+METRIC_LABELS = {
+    "accuracy": "accuracy", "f1": "F1", "qualified_rate": "qualified rate",
+    "avg_accuracy": "average per-code accuracy", "emr": "exact match ratio",
+    "rouge_1": "ROUGE-1", "rouge_2": "ROUGE-2", "rouge_l": "ROUGE-L", "rouge_sum": "ROUGE sum",
+    "bleu4": "BLEU-4",
+    **{f"acc_{short}_{side}": f"{label} accuracy of the {side}" for short, label in
+       (("am", "ambiguity"), ("ab", "abnormality")) for side in ("original", "rewrite")},
+    "dacc_am": "ambiguity accuracy lost by the rewrite",
+    # the loss of abnormality accuracy a rewrite causes (content distortion, Table 3)
+    "dacc_ab": "abnormality accuracy lost by the rewrite",
+    **{f"judge_qr_{short}_{side}": f"{label} judge's qualified rate on the {side}"
+       for short, label in (("am", "ambiguity"), ("ab", "abnormality"))
+       for side in ("original", "rewrite")},
+}
 
 
 class MedEvalBenchmark(StandardBenchmark):
@@ -37,8 +55,15 @@ class MedEvalBenchmark(StandardBenchmark):
         "inside a repeated sentence; a repeated or irrelevant rewrite and a repeated report "
         "scored by BLEU, ROUGE and the judges as written)")
     baselines = baselines.BASELINES
-    #: the loss of abnormality accuracy a rewrite causes (content distortion, Table 3)
-    lower_is_better = ("*.dacc_ab",)
+    metrics = tuple(Metric(f"*.{name}", label, outcome="correct" if name == "accuracy" else None,
+                           lower_is_better=name == "dacc_ab")
+                    for name, label in METRIC_LABELS.items())
+    #: NLU accuracy over the sentence tasks; the rewriting task (scored by its judges) is not
+    #: among the tasks a model is listed as run on.
+    leaderboard = LeaderboardColumn(
+        "MedEval (NLU accuracy %, zero-shot)", "zero_shot", "groups.*.accuracy", scale=100,
+        tasks=lambda task: task["data"]["task"] in LABELS,
+        shown=lambda task: task["data"]["task"] != "rewriting")
 
     def source_files(self, task: Record, data_root: Path, task_name: str) -> dict[str, Path]:
         return sources.source_files(task, data_root, task_name)

@@ -56,9 +56,12 @@ class Column:
 
 @dataclass
 class Leaderboard:
-    """``leaderboard``: one headline number per benchmark (column) and model (row)."""
+    """``leaderboard``: one headline number per benchmark (column) and model (row); the
+    columns are the grid's benchmarks' own unless given (:mod:`clineval.config.leaderboard`)."""
 
     columns: list[Column] = MISSING
+    order: list[str] | None = None  # benchmarks whose columns come first, in this order
+    drop: list[str] | None = None  # benchmarks whose columns are left out
     decimals: int = setting(2, ge=0)
     block_title: str | None = None
 

@@ -1,0 +1,68 @@
+"""Every metric a setting names is one its benchmark declares: checked before any job.
+
+Leaderboard columns (``columns[i].metric``), tables' paired comparisons (``comparisons.metrics``)
+and figures drawn from tables' statistics (``metric``; a levels figure's ``{level}`` filled with
+each of its ``levels``) name headline metrics, by name or shell-style pattern. One that names no
+metric the benchmarks of its tasks declare (:mod:`clineval.benchmarks.base.headline`) stops the
+plan with the setting, where it came from and the valid metrics; a layout's own metric choices
+are its schema's (``settings.py``, from the same declarations).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
+
+from clineval.benchmarks import get_benchmark
+from clineval.benchmarks.base.headline import Metric, names_any, valid
+from clineval.config.schema.check import SettingError
+from clineval.figures.spec import FROM_STATS
+
+Declared = list[tuple[str, Sequence[Metric]]]
+
+
+def _declared(tasks: Mapping[str, Any], names: Iterable[str]) -> Declared:
+    """The benchmarks of the tasks ``names`` (those of the grid) with their metrics."""
+    benchmarks = dict.fromkeys(tasks[t]["benchmark"] for t in names if t in tasks)
+    return [(b, tuple(getattr(get_benchmark(b), "metrics", ()))) for b in benchmarks]
+
+
+def _check(key: str, wanted: Any, declared: Declared) -> None:
+    """``wanted`` names a metric of one of the ``declared`` benchmarks (which declare any)."""
+    declaring = [(b, metrics) for b, metrics in declared if metrics]
+    if not declaring or (isinstance(wanted, str)
+                         and any(names_any(metrics, wanted) for _, metrics in declaring)):
+        return
+    shown = (f"{valid(declaring[0][1])}" if len(declaring) == 1
+             else "; ".join(f"{b}: {valid(metrics)}" for b, metrics in declaring))
+    raise SettingError(key, f"no metric of {', '.join(b for b, _ in declaring)}",
+                       f"valid metrics: {shown}", wanted)
+
+
+def _table_tasks(table: Mapping[str, Any]) -> list[str]:
+    shown = table.get("tasks") or [table.get("task")]
+    return [t for t in shown if isinstance(t, str)]
+
+
+def check_metric_names(cfg: Mapping[str, Any]) -> None:
+    """Raise SettingError for the first leaderboard column, comparison or figure that names
+    a metric no benchmark of its tasks declares."""
+    tasks, tables = cfg["tasks"], cfg.get("tables") or {}
+    for name, table in tables.items():
+        where = f"tables.{name}"
+        for i, column in enumerate(table.get("columns") or ()):
+            _check(f"{where}.columns[{i}].metric", column.get("metric"),
+                   _declared(tasks, column.get("tasks") or ()))
+        compared = (table.get("comparisons") or {}).get("metrics") or ()
+        for i, wanted in enumerate(compared):
+            _check(f"{where}.comparisons.metrics[{i}]", wanted,
+                   _declared(tasks, _table_tasks(table)))
+    for name, figure in (cfg.get("figures") or {}).items():
+        if figure.get("kind") not in FROM_STATS:
+            continue
+        declared = _declared(tasks, [t for table in figure["tables"] if table in tables
+                                     for t in _table_tasks(tables[table])])
+        metric = figure["metric"]
+        levels = (figure.get("levels") or []) if "{level}" in metric else []
+        for wanted in [metric.replace("{level}", level) for level in levels] or [metric]:
+            _check(f"figures.{name}.metric", wanted, declared)
