@@ -1,6 +1,7 @@
 """The leaderboard builds itself: each benchmark's declared column, for the benchmarks whose
-tasks the grid holds, in the order of their first task; a table config may reorder, drop or
-give the columns (src/clineval/config/leaderboard.py)."""
+tasks the grid holds, in the order of their first task, and a caption naming what the columns
+show; a table config may reorder, drop, change or give the columns
+(src/clineval/config/leaderboard.py)."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ from omegaconf import OmegaConf
 from clineval.benchmarks import get_benchmark
 from clineval.benchmarks.base.headline import LeaderboardColumn
 from clineval.config.compose import compose_config
-from clineval.config.leaderboard import complete
+from clineval.config.leaderboard import complete, joined
 from clineval.errors import ConfigError
 
 CONF = Path(__file__).resolve().parents[2] / "conf"
@@ -81,7 +82,7 @@ def test_columns_given_are_used_as_they_are():
                           "mode: cot, metric: accuracy.robust}]")
     assert spec["columns"] == [column]
     assert (spec["tasks"], spec["modes"]) == (["medcalc"], ["cot"])  # from the columns
-    with pytest.raises(ConfigError, match=r"tables\.leaderboard\.order: chooses among the "):
+    with pytest.raises(ConfigError, match=r"tables\.leaderboard\.order: chooses among or changes "):
         complete("leaderboard", {"layout": "leaderboard", "columns": [column],
                                  "order": ["medcalc"]}, {})
 
@@ -97,3 +98,70 @@ def test_a_tasks_list_limits_the_columns_and_a_lower_is_better_metric_ranks_so(m
                                                                   "share.cw"))
     spec = complete("board", {"layout": "leaderboard", "tasks": ["meddisk_zh"]}, tasks)
     assert spec["columns"][0]["higher_is_better"] is False  # declared lower-is-better
+
+
+#: The demo's caption, as it read when it was written by hand.
+DEMO_CAPTION = (
+    "One headline number per benchmark and model (MedCalc-Bench accuracy, the CLUE mean dataset "
+    "score, the MedDisK score, CliBench average F1 and MedEval NLU accuracy), with each model's "
+    "mean rank and win rate over the benchmarks it ran. This summary is the project's own; no "
+    "paper has it.")
+
+
+def test_the_caption_names_what_each_column_shows():
+    spec, _ = leaderboard()
+    assert spec["caption"] == DEMO_CAPTION
+    spec, _ = leaderboard(*ONE_BENCHMARK, "+task@tasks.mcqa=mcqa")
+    assert "model (MedCalc-Bench accuracy and Medical MCQA accuracy), with" in spec["caption"]
+    spec, _ = leaderboard(*ONE_BENCHMARK)
+    assert "model (MedCalc-Bench accuracy), with" in spec["caption"]
+    spec, _ = leaderboard("tables.leaderboard.caption=Our own words.")  # no {columns}: as written
+    assert spec["caption"] == "Our own words."
+    spec, _ = leaderboard("+tables.leaderboard.columns=[{label: Robust, tasks: [medcalc], "
+                          "mode: cot, metric: accuracy.robust}]")
+    assert "model (Robust), with" in spec["caption"]  # columns given: their labels
+    assert [joined(p) for p in ([], ["a"], ["a", "b"], ["a", "b", "c"])] == [
+        "", "a", "a and b", "a, b and c"]
+
+
+def test_an_override_changes_one_benchmarks_column():
+    spec, _ = leaderboard("+tables.leaderboard.override.medcalc={metric: accuracy.robust, "
+                          "label: Robust, about: MedCalc-Bench robust accuracy}")
+    plain, _ = leaderboard()
+    assert spec["columns"][0] == {**plain["columns"][0], "metric": "accuracy.robust",
+                                  "label": "Robust"}
+    assert spec["columns"][1:] == plain["columns"][1:]
+    assert spec["caption"] == DEMO_CAPTION.replace("MedCalc-Bench accuracy",
+                                                   "MedCalc-Bench robust accuracy")
+    spec, _ = leaderboard(*ONE_BENCHMARK, "+tables.leaderboard.override.medcalc={mode: cot, "
+                          "scale: 1}")
+    assert spec["columns"] == [{"label": get_benchmark("medcalc").leaderboard.label,
+                                "tasks": ["medcalc"], "mode": "cot",
+                                "metric": "accuracy.official"}]
+    assert spec["modes"] == ["cot"]
+
+
+@pytest.mark.parametrize(("setting", "expected"), [
+    ("+tables.leaderboard.override.medcalx={metric: accuracy.robust}",
+     "tables.leaderboard.override.medcalx: no column of this benchmark here (from override "
+     "'+tables.leaderboard.override.medcalx={metric: accuracy.robust}'); benchmarks with a "
+     "column in this grid: clibench, clue, medcalc, meddisk, medeval"),
+    ("+tables.leaderboard.override.medcalc={metrc: accuracy.robust}",
+     "tables.leaderboard.override.medcalc.metrc: unknown key (from override "
+     "'+tables.leaderboard.override.medcalc={metrc: accuracy.robust}'); valid keys: about, "
+     "label, metric, mode, scale"),
+    ("+tables.leaderboard.override.medcalc.scale=big",
+     "tables.leaderboard.override.medcalc.scale='big': wrong type (from override "
+     "'+tables.leaderboard.override.medcalc.scale=big'); expected a number or null"),
+])
+def test_an_override_of_no_column_or_an_unknown_key_is_named(setting, expected):
+    with pytest.raises(ConfigError) as err:
+        leaderboard(setting)
+    assert str(err.value) == expected
+
+
+def test_an_override_needs_the_benchmarks_own_columns():
+    column = {"label": "Robust", "tasks": ["medcalc"], "mode": "cot", "metric": "accuracy.robust"}
+    with pytest.raises(ConfigError, match=r"tables\.board\.override: chooses among or changes "):
+        complete("board", {"layout": "leaderboard", "columns": [column],
+                           "override": {"medcalc": {"label": "Mine"}}}, {})

@@ -104,3 +104,10 @@ def test_a_layouts_metric_choices_are_the_declared_metrics():
     assert message.startswith("tables.mcqa_by_mode.metrics[1]='macro-f1': unknown value")
     assert message.endswith("valid metrics: accuracy, answered")
 
+
+
+def test_a_misspelled_metric_in_a_columns_override_names_the_benchmarks_metrics():
+    setting = "+tables.leaderboard.override.medcalc.metric=macro-f1"
+    assert refused(setting) == (
+        f"tables.leaderboard.override.medcalc.metric='macro-f1': no metric of medcalc (from "
+        f"override {setting!r}); valid metrics: accuracy.official, accuracy.robust")

@@ -11,6 +11,8 @@ from typing import TYPE_CHECKING
 from clineval.config.leaderboard import complete_leaderboards
 from clineval.config.locate import available, search_path
 from clineval.config.presets import expand_judge_presets, expand_model_presets
+from clineval.config.schema import SettingError, message
+from clineval.config.schema.origin import Origins
 from clineval.config.unused import drop_unused
 from clineval.errors import ConfigError
 
@@ -64,19 +66,22 @@ def compose_config(conf_dir: Path, overrides: Sequence[str] = ()) -> DictConfig:
         OmegaConf.resolve(cfg)
     except OmegaConfBaseException as err:
         raise ConfigError(f"cannot resolve interpolations in the config: {err}") from err
-    _complete_leaderboards(cfg)
+    _complete_leaderboards(cfg, conf_dir, overrides)
     return cfg
 
 
-def _complete_leaderboards(cfg: DictConfig) -> None:
+def _complete_leaderboards(cfg: DictConfig, conf_dir: Path, overrides: Sequence[str]) -> None:
     """Each leaderboard table with the columns of the grid's benchmarks
-    (:mod:`clineval.config.leaderboard`)."""
+    (:mod:`clineval.config.leaderboard`); a setting it refuses is named with its origin."""
     from omegaconf import DictConfig, OmegaConf
 
     tables, tasks = cfg.get("tables"), cfg.get("tasks")
     if not isinstance(tables, DictConfig) or not isinstance(tasks, DictConfig):
         return
-    completed = complete_leaderboards(OmegaConf.to_container(tables),  # type: ignore[arg-type]
-                                      OmegaConf.to_container(tasks))  # type: ignore[arg-type]
+    try:
+        completed = complete_leaderboards(
+            OmegaConf.to_container(tables), OmegaConf.to_container(tasks))  # type: ignore[arg-type]
+    except SettingError as err:
+        raise ConfigError(message(err, Origins(conf_dir, overrides))) from None
     for name, spec in completed.items():
         tables[name] = spec

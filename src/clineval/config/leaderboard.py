@@ -4,9 +4,12 @@ A table with ``layout: leaderboard`` and no ``columns`` takes the column each be
 (:class:`clineval.benchmarks.base.headline.LeaderboardColumn`) for every benchmark whose tasks
 the grid holds (or the table's ``tasks``, where it names them), in the order of each
 benchmark's first task in the grid. ``order`` (benchmark names) puts those benchmarks' columns
-first, in that order; ``drop`` leaves a benchmark's column out. Unless the table gives them, its
-``tasks`` are the tasks its columns' benchmarks show (each column's ``shown``) and its
-``modes`` the columns' modes. ``columns`` given as a list are the columns, as they are.
+first, in that order; ``drop`` leaves a benchmark's column out; ``override`` (benchmark -> some
+of ``label``, ``mode``, ``metric``, ``scale``, ``about``) changes a benchmark's column. Unless
+the table gives them, its ``tasks`` are the tasks its columns' benchmarks show (each column's
+``shown``) and its ``modes`` the columns' modes. ``columns`` given as a list are the columns, as
+they are. ``{columns}`` in the caption becomes the columns' phrases (each one's ``about``, else
+its label) joined "a, b and c"; a caption without it is kept as written.
 
 The columns are completed when the config is composed, so that the schema, the plan and the
 table's identity see them as if written in the table's config.
@@ -14,17 +17,22 @@ table's identity see them as if written in the table's config.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 from clineval.benchmarks import get_benchmark
-from clineval.benchmarks.base.headline import overlap
+from clineval.benchmarks.base.headline import LeaderboardColumn, overlap
+from clineval.config.schema.check import SettingError, check_section
+from clineval.config.schema.tables import ColumnOverride
 from clineval.errors import ConfigError
 from clineval.io import Record
 from clineval.tables.leaderboard import LAYOUT
 
-#: The keys that choose among the benchmarks' own columns.
-CHOOSERS = ("order", "drop")
+#: The keys that choose among, or change, the benchmarks' own columns.
+CHOOSERS = ("order", "drop", "override")
+#: What the caption writes where the columns' phrases go.
+PLACEHOLDER = "{columns}"
 
 
 def _names(value: Any, where: str) -> list[str]:
@@ -55,12 +63,35 @@ def _lower_is_better(bench: Any, metric: str) -> bool:
     return bool(named) and all(m.lower_is_better for m in named)
 
 
+def _with_overrides(where: str, offered: dict[str, LeaderboardColumn], given: Any
+                    ) -> dict[str, LeaderboardColumn]:
+    """The benchmarks' columns with the changes ``override`` gives (benchmark -> keys)."""
+    if given is None:
+        return offered
+    if not isinstance(given, Mapping):
+        raise SettingError(where, "wrong type", "expected a mapping of benchmark -> "
+                           "{label, mode, metric, scale, about}", given)
+    changed = dict(offered)
+    for benchmark, changes in given.items():
+        key = f"{where}.{benchmark}"
+        if benchmark not in offered:
+            raise SettingError(key, "no column of this benchmark here", "benchmarks with a "
+                               f"column in this grid: {', '.join(sorted(offered)) or '(none)'}")
+        check_section(ColumnOverride, changes, key)
+        values = {k: v for k, v in changes.items() if v is not None}
+        if "scale" in values:
+            values["scale"] = float(values["scale"])
+        changed[benchmark] = dataclasses.replace(offered[benchmark], **values)
+    return changed
+
+
 def own_columns(name: str, spec: Mapping[str, Any], tasks: Mapping[str, Any]
-                ) -> tuple[list[Record], list[str]]:
-    """The benchmarks' columns for the table ``name`` and the tasks they show, in grid order."""
+                ) -> tuple[list[Record], list[str], list[str]]:
+    """The benchmarks' columns for the table ``name``, the tasks they show, in grid order, and
+    the columns' phrases."""
     where = f"tables.{name}"
     by_benchmark = _by_benchmark(spec, tasks)
-    order, drop = (_names(spec.get(key), f"{where}.{key}") for key in CHOOSERS)
+    order, drop = (_names(spec.get(key), f"{where}.{key}") for key in ("order", "drop"))
     offered = {b: get_benchmark(b).leaderboard for b in by_benchmark
                if getattr(get_benchmark(b), "leaderboard", None) is not None}
     for key, chosen in (("order", order), ("drop", drop)):
@@ -69,7 +100,9 @@ def own_columns(name: str, spec: Mapping[str, Any], tasks: Mapping[str, Any]
             raise ConfigError(f"{where}.{key}: {', '.join(map(repr, unknown))} has no column "
                               f"here; benchmarks with a column in this grid: "
                               f"{', '.join(sorted(offered)) or '(none)'}")
+    offered = _with_overrides(f"{where}.override", offered, spec.get("override"))
     columns: list[Record] = []
+    phrases: list[str] = []
     shown: set[str] = set()
     for benchmark in [*order, *(b for b in offered if b not in order)]:
         column = offered[benchmark]
@@ -83,23 +116,34 @@ def own_columns(name: str, spec: Mapping[str, Any], tasks: Mapping[str, Any]
         shown |= set(averaged)
         columns.append(column.spec(averaged, _lower_is_better(get_benchmark(benchmark),
                                                                column.metric)))
-    return columns, [t for t in tasks if t in shown]
+        phrases.append(column.phrase)
+    return columns, [t for t in tasks if t in shown], phrases
+
+
+def joined(phrases: Sequence[str]) -> str:
+    """``a``, ``a and b``, ``a, b and c``."""
+    return " and ".join(filter(None, [", ".join(phrases[:-1]), *phrases[-1:]]))
 
 
 def complete(name: str, spec: Mapping[str, Any], tasks: Mapping[str, Any]) -> Record:
-    """The leaderboard spec ``name`` with its columns, tasks and modes."""
+    """The leaderboard spec ``name`` with its columns, tasks, modes and caption."""
     out = dict(spec)
     given = spec.get("columns")
     if given is None:
-        columns, shown = own_columns(name, spec, tasks)
+        columns, shown, phrases = own_columns(name, spec, tasks)
         out["columns"] = columns
     else:
         chosen = [key for key in CHOOSERS if spec.get(key) is not None]
         if chosen:
-            raise ConfigError(f"tables.{name}.{chosen[0]}: chooses among the benchmarks' own "
-                              "columns; with `columns` given, list them in the order wanted")
+            raise ConfigError(f"tables.{name}.{chosen[0]}: chooses among or changes the "
+                              "benchmarks' own columns; with `columns` given, write them as "
+                              "wanted, in the order wanted")
         columns = [c for c in given if isinstance(c, Mapping)] if isinstance(given, list) else []
         shown = list(dict.fromkeys(t for c in columns for t in c.get("tasks") or ()))
+        phrases = [str(c.get("label")) for c in columns]
+    caption = spec.get("caption")
+    if isinstance(caption, str):
+        out["caption"] = caption.replace(PLACEHOLDER, joined(phrases))
     if spec.get("tasks") is None and spec.get("task") is None:
         out["tasks"] = shown
     if spec.get("modes") is None:

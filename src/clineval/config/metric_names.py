@@ -1,8 +1,9 @@
 """Every metric a setting names is one its benchmark declares: checked before any job.
 
-Leaderboard columns (``columns[i].metric``), tables' paired comparisons (``comparisons.metrics``)
-and figures drawn from tables' statistics (``metric``; a levels figure's ``{level}`` filled with
-each of its ``levels``) name headline metrics, by name or shell-style pattern. One that names no
+Leaderboard columns (``columns[i].metric``, ``override.<benchmark>.metric``), tables' paired
+comparisons (``comparisons.metrics``) and figures drawn from tables' statistics (``metric``; a
+levels figure's ``{level}`` filled with each of its ``levels``) name headline metrics, by name
+or shell-style pattern. One that names no
 metric the benchmarks of its tasks declare (:mod:`clineval.benchmarks.base.headline`) stops the
 plan with the setting, where it came from and the valid metrics; a layout's own metric choices
 are its schema's (``settings.py``, from the same declarations).
@@ -45,11 +46,15 @@ def _table_tasks(table: Mapping[str, Any]) -> list[str]:
 
 
 def check_metric_names(cfg: Mapping[str, Any]) -> None:
-    """Raise SettingError for the first leaderboard column, comparison or figure that names
-    a metric no benchmark of its tasks declares."""
+    """Raise SettingError for the first leaderboard column (or a column's override),
+    comparison or figure that names a metric no benchmark of its tasks declares."""
     tasks, tables = cfg["tasks"], cfg.get("tables") or {}
     for name, table in tables.items():
         where = f"tables.{name}"
+        for benchmark, changes in (table.get("override") or {}).items():
+            if changes.get("metric") is not None:
+                _check(f"{where}.override.{benchmark}.metric", changes["metric"],
+                       [(benchmark, tuple(getattr(get_benchmark(benchmark), "metrics", ())))])
         for i, column in enumerate(table.get("columns") or ()):
             _check(f"{where}.columns[{i}].metric", column.get("metric"),
                    _declared(tasks, column.get("tasks") or ()))

@@ -60,6 +60,14 @@ class LeaderboardColumn:
     tasks: TaskFilter | None = None
     #: The tasks the leaderboard reads (its "Run on" and notes); None: every task.
     shown: TaskFilter | None = None
+    #: What the column shows, as the leaderboard's caption names it among the others ("the
+    #: MedDisK score"); None: its label.
+    about: str | None = None
+
+    @property
+    def phrase(self) -> str:
+        """The column's words in the leaderboard's caption: ``about``, else its label."""
+        return self.about or self.label
 
     def spec(self, tasks: Sequence[str], lower_is_better: bool = False) -> Record:
         """The column as a leaderboard spec writes it (``scale`` only where it is not 1,

@@ -117,7 +117,7 @@ class CliBenchBenchmark(StandardBenchmark):
     metrics = tuple(Metric(f"{level}.{name}", f"{level} {label}")
                     for level in (*LEVELS, "average") for name, label in MICRO_LABELS.items())
     leaderboard = LeaderboardColumn("CliBench (average F1 %, four tasks)", "zero_shot",
-                                    "average.f1", scale=100)
+                                    "average.f1", scale=100, about="CliBench average F1")
     #: Scoring reads the mode: whether its prompt asked for a "Final answer:" line.
     scoring_reads_mode = True
 

@@ -209,7 +209,7 @@ class ClueBenchmark(StandardBenchmark):
               for name in names),
             Metric(f"{dataset}.score", f"{dataset} score")))
     leaderboard = LeaderboardColumn("CLUE (mean dataset score, few-shot)", "one_shot",
-                                    "*.score")
+                                    "*.score", about="the CLUE mean dataset score")
     literal_reading = ("a LongHealth letter whose option text is another option's or none, or "
                        "that repeats the prompt's format example, MeDiSumCode codes that "
                        "repeat an exemplar's answer, and a summary that only replays an "

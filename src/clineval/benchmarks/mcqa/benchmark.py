@@ -25,7 +25,7 @@ class McqaBenchmark(StandardBenchmark):
         Metric("answered", "Answered", Mean(lambda r: float(r["answered"]))),
     )
     leaderboard = LeaderboardColumn("Medical MCQA (accuracy %, zero-shot)", "zero_shot",
-                                    "accuracy", scale=100)
+                                    "accuracy", scale=100, about="Medical MCQA accuracy")
 
     def write_demo(self, task: Record, sources: dict[str, Path]) -> None:
         demo = task["data"].get("demo") or {}

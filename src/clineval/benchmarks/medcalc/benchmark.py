@@ -97,7 +97,8 @@ class MedCalcBenchmark(StandardBenchmark):
     metrics = tuple(Metric(f"accuracy.{setting}", f"Accuracy ({setting} extraction)",
                            outcome=f"{setting}.correct") for setting in EXTRACTIONS)
     leaderboard = LeaderboardColumn("MedCalc-Bench (accuracy %, zero-shot)", "zero_shot",
-                                    "accuracy.official", scale=100)
+                                    "accuracy.official", scale=100,
+                                    about="MedCalc-Bench accuracy")
 
     def source_files(self, task: Record, data_root: Path, task_name: str) -> dict[str, Path]:
         data, exemplars = task["data"], task.get("exemplars") or {}

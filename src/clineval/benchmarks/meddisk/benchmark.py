@@ -49,7 +49,8 @@ class MedDisKBenchmark(StandardBenchmark):
                Metric("share.cw", "Completely wrong (share)", lower_is_better=True),
                Metric("share.pc", "Partially correct (share)"),
                Metric("share.bc", "Basically correct (share)"))
-    leaderboard = LeaderboardColumn("MedDisK (score 0-10, zh and en)", "one_shot", "score")
+    leaderboard = LeaderboardColumn("MedDisK (score 0-10, zh and en)", "one_shot", "score",
+                                    about="the MedDisK score")
     literal_reading = ("an empty, cut or prompt-copied answer as \"none\" (full points where the "
                        "reference is none) and a list marker as the number (App. D, §3.2.1)")
 

@@ -63,7 +63,8 @@ class MedEvalBenchmark(StandardBenchmark):
     leaderboard = LeaderboardColumn(
         "MedEval (NLU accuracy %, zero-shot)", "zero_shot", "groups.*.accuracy", scale=100,
         tasks=lambda task: task["data"]["task"] in LABELS,
-        shown=lambda task: task["data"]["task"] != "rewriting")
+        shown=lambda task: task["data"]["task"] != "rewriting",
+        about="MedEval NLU accuracy")
 
     def source_files(self, task: Record, data_root: Path, task_name: str) -> dict[str, Path]:
         return sources.source_files(task, data_root, task_name)

@@ -55,6 +55,17 @@ class Column:
 
 
 @dataclass
+class ColumnOverride:
+    """A change of a benchmark's own leaderboard column: the keys given replace its own."""
+
+    label: str | None = None
+    mode: str | None = None
+    metric: str | None = None  # a headline name or a shell-style pattern
+    scale: float | None = None
+    about: str | None = None  # its words in the caption's {columns}
+
+
+@dataclass
 class Leaderboard:
     """``leaderboard``: one headline number per benchmark (column) and model (row); the
     columns are the grid's benchmarks' own unless given (:mod:`clineval.config.leaderboard`)."""
@@ -62,6 +73,7 @@ class Leaderboard:
     columns: list[Column] = MISSING
     order: list[str] | None = None  # benchmarks whose columns come first, in this order
     drop: list[str] | None = None  # benchmarks whose columns are left out
+    override: dict[str, ColumnOverride] | None = None  # benchmark -> changes of its column
     decimals: int = setting(2, ge=0)
     block_title: str | None = None
 
