@@ -192,6 +192,20 @@ def build_parser(argv_command: str | None = None) -> argparse.ArgumentParser:
     remote = dvcs.add_parser("remote", help="where `dvc pull` fetches from, and what to do "
                                             "when it holds nothing")
     add_conf_argument(remote)
+    new = sub.add_parser(
+        "new-benchmark", help="write a working benchmark package to start from, outside the "
+                              "repository (docs/extending.md, Start from a skeleton)",
+        description="Write DIR/NAME/: a pyproject.toml declaring the entry point, the package "
+                    "clineval_NAME/ (a yes/no question task: reader, synthetic demo, answer "
+                    "reading, settings, the benchmark with its metrics and leaderboard column, "
+                    "conf/task/NAME.yaml, conf/table/NAME_by_mode.yaml) and a README saying "
+                    "what to change first. NAME must be new, and DIR/NAME must not exist.")
+    new.add_argument("name", metavar="NAME",
+                     help="the benchmark's name, a lower-case identifier (my_bench); the "
+                          "package is clineval_NAME")
+    new.add_argument("--dir", type=Path, default=Path("."),
+                     help="where to write the new folder NAME/ (default: here)")
+    add_conf_argument(new)
     audit = sub.add_parser(
         "audit", help="check tables against scores, generations, requests and data by hashes "
                       "(and figures against their tables)")
@@ -254,6 +268,11 @@ def main(argv: Sequence[str] | None = None) -> int:
                 return get_commands(name)[args.tool].run(args)
             case "dvc":
                 return _dvc(args)
+            case "new-benchmark":
+                from clineval.skeleton import write_skeleton
+
+                folder = write_skeleton(args.name, args.dir, args.conf)
+                print(f"wrote {folder}; what to change first: {folder / 'README.md'}")
             case "answers":
                 from clineval.workflow import answers
 

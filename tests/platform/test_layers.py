@@ -39,7 +39,8 @@ LAYERS: tuple[tuple[tuple[str, ...], ...], ...] = (
     (("clineval.benchmarks",),),  # the registry: a task's ``benchmark`` -> its package
     (("clineval.export",),),  # results in other projects' formats (Every Eval Ever)
     (("clineval.config",), ("clineval.report",)),  # compose and validate; the report page
-    (("clineval.workflow",),),  # planning, the steps rules call, settling, auditing, DVC, SLURM
+    # planning, the steps rules call, settling, auditing, DVC, SLURM; a new benchmark's skeleton
+    (("clineval.workflow",), ("clineval.skeleton",)),
     (("clineval.cli",),),
 )
 

@@ -3,7 +3,8 @@
 Allowed: ``clineval.benchmarks.base``, its own package, ``clineval.io``, ``clineval.errors``,
 ``clineval.validate``, ``clineval.mimic``, ``clineval.tables`` and ``clineval.metrics``
 (docs/sdk.md). The rule is the same for a package from outside the project (the example of
-docs/extending.md, tests/fixtures/pubmedqa_plugin/): of clineval, it imports only the SDK.
+docs/extending.md, tests/fixtures/pubmedqa_plugin/, and what `clineval new-benchmark` writes):
+of clineval, it imports only the SDK.
 """
 
 from __future__ import annotations
@@ -14,6 +15,8 @@ from pathlib import Path
 import pytest
 
 import clineval.benchmarks as benchmarks_pkg
+from clineval.config.locate import PROJECT_CONF
+from clineval.skeleton import write_skeleton
 
 SDK = ("clineval.benchmarks.base", "clineval.io", "clineval.errors", "clineval.validate",
        "clineval.mimic", "clineval.tables", "clineval.metrics")
@@ -66,6 +69,13 @@ def test_benchmark_imports_only_the_sdk(package):
 @pytest.mark.parametrize(("folder", "package"), OUTSIDE.items())
 def test_an_outside_package_imports_only_the_sdk(folder, package):
     assert violations(package, folder) == []
+
+
+def test_the_skeleton_of_a_new_benchmark_imports_only_the_sdk(tmp_path):
+    """What ``clineval new-benchmark`` writes (src/clineval/skeleton/) keeps the rule too."""
+    folder = write_skeleton("sdk_check", tmp_path, PROJECT_CONF) / "clineval_sdk_check"
+    assert len(list(folder.glob("*.py"))) == 6
+    assert violations("clineval_sdk_check", folder) == []
 
 
 def test_base_imports_no_benchmark():
