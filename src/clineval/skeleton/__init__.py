@@ -40,8 +40,8 @@ def check_name(name: str, conf_dir: Path) -> None:
     benchmark has and no task or table config of ``conf_dir`` would shadow."""
     if not NAME.fullmatch(name) or keyword.iskeyword(name):
         raise ConfigError(f"new-benchmark {name!r}: a benchmark's name is a lower-case Python "
-                          "identifier (a letter, then letters, digits and single underscores: "
-                          "my_bench)")
+                          "identifier, not a keyword (a letter, then letters, digits and single "
+                          "underscores: my_bench)")
     known = registry.sources()
     if name in known:
         raise ConfigError(f"new-benchmark {name!r}: a benchmark of that name exists "
