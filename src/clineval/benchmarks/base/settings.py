@@ -18,13 +18,14 @@ that no identity depends on it.
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Callable, Collection, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, make_dataclass
 from typing import Any
 
 from omegaconf import MISSING
 
-__all__ = ["MISSING", "OFFICIAL", "Exemplars", "TaskSchema", "setting"]
+__all__ = ["MISSING", "OFFICIAL", "Exemplars", "TaskSchema", "by_mode_table", "setting"]
 
 #: Choices as given: the names themselves, or a function returning them (read when checked).
 Choices = Collection[Any] | Callable[[], Collection[Any]]
@@ -68,3 +69,24 @@ class Exemplars:
     """``exemplars``: how many the exemplar modes show (null: the paper's number)."""
 
     count: int | None = setting(None, ge=0)
+
+
+def by_mode_table(name: str, benchmark: str, default: str = "accuracy") -> type:
+    """The keys of a by-mode table layout ``name`` (the default table,
+    :mod:`clineval.tables.by_mode`): ``metrics``, any headline metric the module ``benchmark``'s
+    ``BENCHMARK`` declares (imported when checked; default ``[default]``), ``decimals``,
+    ``percent`` (values as %) and ``mode_labels``."""
+    from clineval.benchmarks.base.headline import choices
+
+    def declared() -> list[str]:
+        return choices(importlib.import_module(benchmark).BENCHMARK.metrics)
+
+    schema = make_dataclass("ByMode", [
+        ("metrics", list[str], setting(factory=lambda: [default], choices=declared,
+                                       noun="metrics")),
+        ("decimals", int, setting(2, ge=0)),
+        ("percent", bool, True),
+        ("mode_labels", dict[str, str] | None, None),
+    ])
+    schema.__doc__ = f"``{name}``: the headline metrics by model and prompting mode."
+    return schema

@@ -5,16 +5,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from clineval.benchmarks.base.headline import choices
-from clineval.benchmarks.base.settings import MISSING, OFFICIAL, Exemplars, setting
+from clineval.benchmarks.base.settings import (
+    MISSING,
+    OFFICIAL,
+    Exemplars,
+    by_mode_table,
+    setting,
+)
 from clineval.benchmarks.base.sources import SOURCE_KINDS
-
-
-def _metrics() -> list[str]:
-    """The headline metrics a table may show: those the benchmark declares."""
-    from clineval.benchmarks.mcqa.benchmark import BENCHMARK
-
-    return choices(BENCHMARK.metrics)
 
 
 @dataclass
@@ -41,15 +39,5 @@ class Task:
     exemplars: McqaExemplars | None = None
 
 
-@dataclass
-class ByMode:
-    """``mcqa_by_mode``: the headline metrics by model and prompting mode."""
-
-    metrics: list[str] = setting(factory=lambda: ["accuracy"], choices=_metrics, noun="metrics")
-    decimals: int = setting(2, ge=0)
-    percent: bool = True
-    mode_labels: dict[str, str] | None = None
-
-
 TASK = Task
-TABLES = {"mcqa_by_mode": ByMode}
+TABLES = {"mcqa_by_mode": by_mode_table("mcqa_by_mode", "clineval.benchmarks.mcqa.benchmark")}
