@@ -164,6 +164,13 @@ def build_parser(argv_command: str | None = None) -> argparse.ArgumentParser:
                      help="the run's results folder (default ./results)")
     eee.add_argument("--data", type=Path, default=Path("data"),
                      help="the run's data folder (default ./data)")
+    eee.add_argument("--validate", action="store_true",
+                     help="check every document against the Every Eval Ever 0.3.0 schemas: "
+                          "--schemas, else CLINEVAL_EEE_SCHEMAS, else those of an installed "
+                          "every-eval-ever (docs/export.md)")
+    eee.add_argument("--schemas", type=Path, default=None,
+                     help="folder of eval.schema.json and instance_level_eval.schema.json "
+                          "(implies --validate)")
     score = sub.add_parser("score", help="score outputs produced anywhere (per benchmark)")
     scores = score.add_subparsers(dest="benchmark", required=True)
     for name in names():
@@ -282,7 +289,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
                 flag = ["export.eee.credentialed_text=true"] if args.credentialed_text else []
                 return export(args.conf, [*args.overrides, *flag], args.out, args.model,
-                              args.results, args.data)
+                              args.results, args.data, args.validate, args.schemas)
             case "audit":
                 from clineval.workflow.audit import audit, report
 

@@ -1,6 +1,7 @@
 """Results in the Every Eval Ever schema (docs/export.md): every file an export writes is valid
-against the pinned schemas, its numbers are its tables', credentialed cells keep no text, and an
-export follows only its own cells.
+against the published schemas, its numbers are its tables', credentialed cells keep no text, and
+an export follows only its own cells. The schemas are not in the repository: the checks read the
+copy in ``$CLINEVAL_DATA_DIR/every-eval-ever/`` and skip without it.
 
 The module's grid is MedCalc-Bench's Table 2 with the two baselines, the constant one answering
 2 to every integer question (right on 3 of the demo's 55), so that intervals are not empty; its
@@ -12,7 +13,9 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import re
+import shutil
 from pathlib import Path
 from statistics import fmean
 
@@ -21,7 +24,7 @@ from jsonschema import Draft7Validator
 from workflow_run import REPO, planned_jobs, snakemake
 
 from clineval import cli
-from clineval.errors import DataError
+from clineval.errors import ConfigError, DataError
 from clineval.export import eee, eee_schema
 from clineval.io import read_json, read_jsonl
 from clineval.workflow.export import cell_files, read_cell
@@ -34,11 +37,34 @@ OVERRIDES = ["grid.select.models=[oracle,constant]", "grid.select.tables=[medcal
 #: The steps of a table's chain, in the order their jobs run.
 STEPS = ("derive", "requests", "generate", "score", "table", "export-eee")
 UUID4 = r"[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}"
+#: The published schemas v0.3.0 in the tests' shared data (None: not there).
+SHARED = (Path(os.environ["CLINEVAL_DATA_DIR"]) / "every-eval-ever"
+          if os.environ.get("CLINEVAL_DATA_DIR") else None)
 
 
 def _plan(work: Path, *extra: str):
     return build_plan(REPO / "conf", [*OVERRIDES, *extra], results=work / "results",
                       data_root=work / "data")
+
+
+def _shared() -> Path | None:
+    return SHARED if SHARED is not None and (SHARED / eee_schema.AGGREGATE).is_file() else None
+
+
+@pytest.fixture
+def schemas() -> Path:
+    """The folder of the published schemas; the test skips without it."""
+    if _shared() is None:
+        pytest.skip("the Every Eval Ever 0.3.0 schemas are not here: set CLINEVAL_DATA_DIR to "
+                    "the shared data (its every-eval-ever/ folder)")
+    return SHARED
+
+
+@pytest.fixture
+def no_schemas(monkeypatch, tmp_path):
+    """No schemas anywhere: no setting, and no every-eval-ever distribution to find."""
+    monkeypatch.delenv(eee_schema.ENV, raising=False)
+    monkeypatch.setattr(eee_schema, "installed", lambda: None)
 
 
 @pytest.fixture(scope="module")
@@ -68,19 +94,22 @@ def plan(finished) -> Plan:
     return finished[1]
 
 
-def _schema(name: str) -> Draft7Validator:
-    return Draft7Validator(json.loads((eee_schema.SCHEMAS / name).read_text(encoding="utf-8")))
+def _schema(schemas: Path, name: str) -> Draft7Validator:
+    return Draft7Validator(json.loads((schemas / name).read_text(encoding="utf-8")))
 
 
-def _check_pair(aggregate: Path, samples: Path) -> tuple[dict, list[dict]]:
-    """Both files valid against the pinned schemas, and linked as the datastore checks."""
+def _check_pair(aggregate: Path, samples: Path, schemas: Path | None = None
+                ) -> tuple[dict, list[dict]]:
+    """Both files linked as the datastore checks, and valid against the published schemas in
+    ``schemas`` where given."""
     document = read_json(aggregate)
-    assert not list(_schema(eee_schema.AGGREGATE).iter_errors(document))
     lines = samples.read_text(encoding="utf-8").splitlines()
     records = [json.loads(line) for line in lines]
-    instance = _schema(eee_schema.INSTANCE)
-    for record in records:
-        assert not list(instance.iter_errors(record)), record["sample_id"]
+    if schemas is not None:
+        assert not list(_schema(schemas, eee_schema.AGGREGATE).iter_errors(document))
+        instance = _schema(schemas, eee_schema.INSTANCE)
+        for record in records:
+            assert not list(instance.iter_errors(record)), record["sample_id"]
     detail = document["detailed_evaluation_results"]
     assert detail["checksum"] == hashlib.sha256(samples.read_bytes()).hexdigest()
     assert detail["total_rows"] == len(records) > 0
@@ -97,11 +126,11 @@ def _exports(plan: Plan) -> dict[str, tuple[Path, Path]]:
             for model, task in plan.export_groups()}
 
 
-def test_every_exported_file_is_valid_against_the_pinned_schemas(plan):
+def test_every_exported_file_is_valid_against_the_published_schemas(plan, schemas):
     exports = _exports(plan)
     assert sorted(exports) == ["constant", "oracle"]
     for aggregate, samples in exports.values():
-        document, records = _check_pair(aggregate, samples)
+        document, records = _check_pair(aggregate, samples, schemas)
         assert len(document["evaluation_results"]) == 3 * 2  # modes x readings
         assert len(records) == 3 * 55  # one per scored row
         assert document["source_metadata"]["source_type"] == "evaluation_run"
@@ -168,8 +197,6 @@ def test_credentialed_cells_keep_no_text_unless_asked(work, plan):
     notes = [e["note"] for e in read_jsonl(work / "data/derived/medcalc/examples.jsonl")]
     credentialed = {**ident, "credentialed": True}
     document, records = eee.export(credentialed, sha, cells, "0")
-    eee_schema.check_aggregate(document, "aggregate")
-    eee_schema.check_instances(records, "records")
     text = json.dumps([document, records])
     assert not any(note[:80] in text for note in notes)
     for record in records:
@@ -182,10 +209,20 @@ def test_credentialed_cells_keep_no_text_unless_asked(work, plan):
     assert shown[0]["input"]["raw"] and shown[0]["output"]["raw"]
 
 
+def test_credentialed_records_are_valid_too(plan, schemas):
+    sha, ident, cells = _cells(plan, "constant")
+    document, records = eee.export({**ident, "credentialed": True}, sha, cells, "0")
+    eee_schema.check_aggregate(schemas, document, "aggregate")
+    eee_schema.check_instances(schemas, records, "records")
+    assert records and records[0]["input"] == {"raw": "", "reference": []}
+
+
 def test_the_command_writes_the_datastore_layout(work, plan, tmp_path, capsys):
-    out = tmp_path / "eee"
+    """The layout, and the documents' validity where the published schemas are here."""
+    out, schemas = tmp_path / "eee", _shared()
     args = ["export", "eee", *OVERRIDES, "--conf", str(REPO / "conf"), "--out", str(out),
-            "--results", str(work / "results"), "--data", str(work / "data")]
+            "--results", str(work / "results"), "--data", str(work / "data"),
+            *(["--schemas", str(schemas)] if schemas else [])]
     assert cli.main(args) == 0
     assert "export.eee.organization is not set" in capsys.readouterr().err
     found = sorted(p.relative_to(out).as_posix() for p in out.rglob("*") if p.is_file())
@@ -195,13 +232,90 @@ def test_the_command_writes_the_datastore_layout(work, plan, tmp_path, capsys):
                             r"\.jsonl?", path), path
     for model, (aggregate, samples) in _exports(plan).items():
         [written] = out.glob(f"data/medcalc/baseline/{model}/*[0-9a-f].json")
-        document, _ = _check_pair(written, written.with_name(f"{written.stem}_samples.jsonl"))
+        document, _ = _check_pair(written, written.with_name(f"{written.stem}_samples.jsonl"),
+                                  schemas)
         assert document["detailed_evaluation_results"]["file_path"] == (
             f"data/medcalc/baseline/{model}/{written.stem}_samples.jsonl")
         step = read_json(aggregate)
         assert {**document, "retrieved_timestamp": None} == {**step, "retrieved_timestamp": None}
         assert written.with_name(f"{written.stem}_samples.jsonl").read_bytes() == (
             samples.read_bytes())
+
+
+def _command(work: Path, out: Path, *extra: str) -> list[str]:
+    return ["export", "eee", *OVERRIDES, "--conf", str(REPO / "conf"), "--out", str(out),
+            "--results", str(work / "results"), "--data", str(work / "data"), *extra]
+
+
+def test_without_validate_the_command_needs_no_schemas(work, tmp_path, no_schemas, capsys):
+    out = tmp_path / "eee"
+    assert cli.main(_command(work, out)) == 0
+    assert len(list(out.rglob("*.json"))) == 2
+    assert "schemas" not in capsys.readouterr().err
+
+
+def test_validate_without_schemas_says_in_one_line_how_to_get_them(work, tmp_path, no_schemas,
+                                                                   capsys):
+    out = tmp_path / "eee"
+    assert cli.main(_command(work, out, "--validate")) == 2
+    err = capsys.readouterr().err.strip()
+    assert "\n" not in err and "Traceback" not in err
+    assert "Every Eval Ever 0.3.0 JSON schemas" in err
+    for how in ("every-eval-ever==0.3.0", "--schemas", eee_schema.ENV, "eval.schema.json"):
+        assert how in err, how
+    assert not out.exists()  # stopped before writing anything
+
+
+def test_validate_reads_the_setting_then_an_installed_distribution(schemas, tmp_path,
+                                                                   monkeypatch):
+    """``CLINEVAL_EEE_SCHEMAS`` names a folder; without it, an installed every-eval-ever's
+    ``every_eval_ever/schemas/`` (where its wheel holds them) is found through its metadata."""
+    monkeypatch.setenv(eee_schema.ENV, str(schemas))
+    assert eee_schema.required() == schemas
+    monkeypatch.delenv(eee_schema.ENV)
+    site = tmp_path / "site"
+    packaged = site / "every_eval_ever" / "schemas"
+    packaged.mkdir(parents=True)
+    for name in (eee_schema.AGGREGATE, eee_schema.INSTANCE):
+        shutil.copyfile(schemas / name, packaged / name)
+    info = site / "every_eval_ever-0.3.0.dist-info"
+    info.mkdir()
+    (info / "METADATA").write_text("Metadata-Version: 2.4\nName: every-eval-ever\n"
+                                   "Version: 0.3.0\n", encoding="utf-8")
+    monkeypatch.syspath_prepend(str(site))
+    assert eee_schema.installed() == packaged
+    assert eee_schema.required() == packaged
+    assert eee_schema.required(schemas) == schemas  # --schemas first
+
+
+def test_the_workflow_step_validates_when_it_finds_the_schemas(work, plan, schemas, tmp_path,
+                                                               monkeypatch, capsys):
+    """With ``CLINEVAL_EEE_SCHEMAS`` set, the export-eee step checks its documents: a schema
+    that asks for a field no export has stops it with the file and the field."""
+    for name in (eee_schema.AGGREGATE, eee_schema.INSTANCE):
+        shutil.copyfile(schemas / name, tmp_path / name)
+    aggregate = json.loads((schemas / eee_schema.AGGREGATE).read_text(encoding="utf-8"))
+    aggregate["required"] = [*aggregate["required"], "no_such_field"]
+    (tmp_path / eee_schema.AGGREGATE).write_text(json.dumps(aggregate), encoding="utf-8")
+    monkeypatch.setenv(eee_schema.ENV, str(tmp_path))
+    [path] = [p for p, m in manifests(plan, work / "results" / "cache")
+              if m["step"] == "export-eee" and "oracle" in str(p)]
+    before = plan.export_outputs("oracle", "medcalc")[0].read_bytes()
+    assert cli.main(["step", "export-eee", "--manifest", str(path)]) != 0
+    assert "'no_such_field' is a required property" in capsys.readouterr().err
+    assert plan.export_outputs("oracle", "medcalc")[0].read_bytes() == before  # nothing written
+
+
+def test_a_schema_folder_of_another_version_or_without_the_files_is_refused(schemas, tmp_path):
+    with pytest.raises(ConfigError, match=r"--schemas=.*: no eval\.schema\.json or "
+                                          r"instance_level_eval\.schema\.json there"):
+        eee_schema.required(tmp_path)
+    for name in (eee_schema.AGGREGATE, eee_schema.INSTANCE):
+        schema = json.loads((schemas / name).read_text(encoding="utf-8"))
+        (tmp_path / name).write_text(json.dumps({**schema, "version": "0.4.0"}), "utf-8")
+    with pytest.raises(ConfigError, match=r"schema version '0\.4\.0'; clineval writes version "
+                                          r"0\.3\.0"):
+        eee_schema.check_aggregate(eee_schema.required(tmp_path), {}, "aggregate.json")
 
 
 def test_the_command_names_cells_not_scored_and_writes_the_others(work, tmp_path, capsys):
@@ -234,21 +348,20 @@ def test_an_export_identity_follows_its_own_cells_only(work, plan):
                for m in ("oracle", "constant"))
 
 
-def test_a_record_the_schema_refuses_names_the_file_line_and_field(plan):
+def test_a_record_the_schema_refuses_names_the_file_line_and_field(plan, schemas):
     _, samples = _exports(plan)["oracle"]
     good = read_jsonl(samples)[0]
     bad = {**good, "evaluation": {**good["evaluation"], "score": "high"}}
     with pytest.raises(DataError, match=r"records.jsonl, line 2, field 'evaluation.score'"):
-        eee_schema.check_instances([good, bad], "records.jsonl")
+        eee_schema.check_instances(schemas, [good, bad], "records.jsonl")
 
 
-def test_the_pinned_schemas_are_the_published_files():
-    readme = (eee_schema.SCHEMAS / "README.md").read_text(encoding="utf-8")
-    for name in (eee_schema.AGGREGATE, eee_schema.INSTANCE):
-        data = (eee_schema.SCHEMAS / name).read_bytes()
-        assert f"`{hashlib.sha256(data).hexdigest()}`" in readme
-        assert json.loads(data)["version"] == eee_schema.VERSION
-    assert (eee_schema.SCHEMAS / "LICENSE").read_text(encoding="utf-8").startswith("MIT License")
+def test_the_relationship_choices_are_the_schemas(schemas):
+    """The export settings' choices of ``evaluator_relationship`` are the schema's enum."""
+    aggregate = json.loads((schemas / eee_schema.AGGREGATE).read_text(encoding="utf-8"))
+    source = aggregate["properties"]["source_metadata"]["properties"]
+    assert list(eee_schema.RELATIONSHIPS) == source["evaluator_relationship"]["enum"]
+    assert aggregate["version"] == eee_schema.VERSION
 
 
 @pytest.mark.slow

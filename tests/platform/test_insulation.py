@@ -21,6 +21,7 @@ DOCS = [REPO / "README.md", *sorted((REPO / "docs").glob("*.md"))]
 NOT_DATA = {
     "CLINEVAL_CONF": "conf",                  # the config folder: this checkout's
     "CLINEVAL_DATA_DIR": "dir",               # the tests' real data
+    "CLINEVAL_EEE_SCHEMAS": "dir",            # clineval export eee --validate's schemas
     "CLINEVAL_EMBEDDING_CACHE": "dir",        # content-addressed caches
     "CLINEVAL_INCLUDE": "include",            # outside benchmarks: the example package here
     "CLINEVAL_MODEL_CACHE": "dir",

@@ -71,13 +71,15 @@ def read_cell(task: Record, entry: Record, files: Mapping[str, Path]) -> eee.Cel
 
 
 def write(sha: str, ident: Record, cells: Sequence[eee.CellInput], aggregate_out: Path,
-          samples_out: Path, empty_samples: bool = True) -> list[Record]:
-    """Build the export, check both documents against the pinned schemas and write them; the
-    instance records' file even when it has none only with ``empty_samples`` (the workflow's
-    output; in the datastore the aggregate then names no companion file)."""
+          samples_out: Path, schemas: Path | None, empty_samples: bool = True) -> list[Record]:
+    """Build the export, check both documents against the Every Eval Ever schemas in
+    ``schemas`` (None: no check) and write them; the instance records' file even when it has
+    none only with ``empty_samples`` (the workflow's output; in the datastore the aggregate
+    then names no companion file)."""
     document, records = eee.export(ident, sha, cells, str(int(time.time())))
-    eee_schema.check_aggregate(document, aggregate_out)
-    eee_schema.check_instances(records, samples_out)
+    if schemas is not None:
+        eee_schema.check_aggregate(schemas, document, aggregate_out)
+        eee_schema.check_instances(schemas, records, samples_out)
     if records or empty_samples:
         write_text(samples_out, "".join(jsonl_line(r) for r in records))
     write_text(aggregate_out, json_text(document))
@@ -87,14 +89,19 @@ def write(sha: str, ident: Record, cells: Sequence[eee.CellInput], aggregate_out
 def export_eee(identity: Path, cells: Sequence[Mapping[str, Path]],
                outputs: Mapping[str, Path], record_out: Path) -> None:
     """The ``export-eee`` step: one model's export of a task (``outputs``: ``json``, the
-    aggregate document, and ``jsonl``, the instance records) and its provenance record."""
+    aggregate document, and ``jsonl``, the instance records) and its provenance record. The
+    documents are validated when the schemas are found (:func:`eee_schema.find`)."""
     sha, ident = read_identity(identity)
     if len(cells) != len(ident["cells"]):
         raise DataError(identity, None, "cells", f"the manifest names {len(cells)} cells, the "
                         f"identity {len(ident['cells'])}")
     read = [read_cell(ident["task"], entry, files)
             for entry, files in zip(ident["cells"], cells, strict=True)]
-    records = write(sha, ident, read, outputs["json"], outputs["jsonl"])
+    schemas = eee_schema.find()
+    if schemas is None:
+        log.info("%s: not validated (no Every Eval Ever %s schemas: %s)", outputs["json"],
+                 eee_schema.VERSION, eee_schema.HOW)
+    records = write(sha, ident, read, outputs["json"], outputs["jsonl"], schemas)
     inputs = {f"{entry['cell']}:{role}": files[role]
               for entry, files in zip(ident["cells"], cells, strict=True) for role in CELL_FILES}
     write_record(record_out, make_record("export", f"{ident['model_name']}/{ident['task_name']}",
@@ -122,11 +129,12 @@ def unscored(plan: Plan, model: str, task: str) -> list[str]:
     return found
 
 
-def export_to(plan: Plan, out: Path, models: Sequence[str] | None = None
-              ) -> tuple[list[Path], list[str]]:
+def export_to(plan: Plan, out: Path, models: Sequence[str] | None = None,
+              schemas: Path | None = None) -> tuple[list[Path], list[str]]:
     """Each (model, task) of the plan whose cells are all scored, exported into ``out`` in the
     datastore's layout (``out/data/<task>/<developer>/<model>/<uuid>.json`` and
-    ``<uuid>_samples.jsonl``); the files written, and the cells not scored."""
+    ``<uuid>_samples.jsonl``) and validated against the schemas in ``schemas`` (None: not
+    validated); the files written, and the cells not scored."""
     written: list[Path] = []
     missing: list[str] = []
     for model, task in plan.export_groups():
@@ -142,24 +150,28 @@ def export_to(plan: Plan, out: Path, models: Sequence[str] | None = None
         cells = [read_cell(ident["task"], entry, found)
                  for entry, found in zip(ident["cells"], files, strict=True)]
         aggregate, samples = (out / path for path in eee.datastore_files(ident, sha))
-        records = write(sha, ident, cells, aggregate, samples, empty_samples=False)
+        records = write(sha, ident, cells, aggregate, samples, schemas, empty_samples=False)
         written += [aggregate, samples] if records else [aggregate]
     return written, missing
 
 
 def run(conf: Path, overrides: list[str], out: Path, models: list[str] | None,
-        results: Path = Path("results"), data: Path = Path("data")) -> int:
+        results: Path = Path("results"), data: Path = Path("data"), validate: bool = False,
+        schemas: Path | None = None) -> int:
     """``clineval export eee``: 0 when every selected cell was exported, 1 when some were not
-    scored yet (the others are written)."""
+    scored yet (the others are written). ``validate`` (or ``schemas``, a folder of the schema
+    files) checks every document against the Every Eval Ever schemas (:func:`eee_schema.required`)
+    before it is written."""
     from clineval.workflow.plan import build_plan
 
+    folder = eee_schema.required(schemas) if validate or schemas else None
     plan = build_plan(conf, overrides, results=results, data_root=data)
     known = sorted({model for model, _ in plan.export_groups()})
     unknown = sorted(set(models or ()) - set(known))
     if unknown:
         raise ConfigError(f"--model {', '.join(unknown)}: no cell of the grid; its models: "
                           f"{', '.join(known)}")
-    written, missing = export_to(plan, out, models)
+    written, missing = export_to(plan, out, models, folder)
     for path in written:
         print(path)
     if written and not export_settings(plan.cfg)["organization"]:

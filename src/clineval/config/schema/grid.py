@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from clineval.benchmarks.base.settings import MISSING, setting
-from clineval.export.eee_schema import relationships
+from clineval.export.eee_schema import RELATIONSHIPS
 
 
 @dataclass
@@ -90,7 +90,7 @@ class Eee:
 
     organization: str | None = None  # source_organization_name: who ran the evaluation
     organization_url: str | None = None
-    evaluator_relationship: str = setting("third_party", choices=relationships)
+    evaluator_relationship: str = setting("third_party", choices=RELATIONSHIPS)
     credentialed_text: bool = False  # true: credentialed tasks' records keep their texts
 
 
