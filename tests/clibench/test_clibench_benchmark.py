@@ -100,12 +100,57 @@ def test_real_mimic_code_map():
     assert mapping.loinc["50912"] == "2160-0" and mapping.loinc["51222"] == "718-7"
 
 
-def test_shipped_mimic_code_map_is_the_official_default(tmp_path):
+def test_a_real_run_without_the_lab_map_says_where_to_get_it(tmp_path):
+    """The itemid -> LOINC map is the user's (mimic-code's): on an official run without it the
+    task is skipped with one line naming the file, where to get it and the setting."""
     from clineval.benchmarks.clibench.scoring import scoring_files
-    from clineval.mimic.resources import d_labitems_to_loinc
+    from clineval.mimic.synthetic_mimic4 import Layout, write_mimic4
 
-    mapping = loinc.read_itemid_map(d_labitems_to_loinc())
-    assert mapping.loinc["50912"] == "2160-0" and len(mapping.loinc) > 1000
-    files = scoring_files("labs", {"source": "official", "hosp": str(tmp_path),
-                                   "loinc_hierarchy": str(tmp_path / "h.csv")}, tmp_path)
-    assert files["lab_loinc_map"] == d_labitems_to_loinc()
+    layout = Layout(tmp_path / "mimic")
+    write_mimic4(layout, 3)
+    task = task_settings("labs")
+    task["data"] = {**task["data"], "source": "official", "lab_loinc_map": None,
+                    "hosp": str(layout.root / "hosp"), "note": str(layout.root / "note"),
+                    "loinc_hierarchy": str(layout.loinc_hierarchy)}
+    with pytest.raises(MissingSource) as err:
+        BENCH.source_files(task, tmp_path, "clibench_labs")
+    message = str(err.value)
+    assert "\n" not in message
+    for part in ("github.com/MIT-LCP/mimic-code", "mimic-iv/mapping/d_labitems_to_loinc.csv",
+                 "'tasks.clibench_labs.data.lab_loinc_map'", "(it is not set)"):
+        assert part in message, part
+    official = {"source": "official", "hosp": str(layout.root / "hosp"),
+                "loinc_hierarchy": str(layout.loinc_hierarchy)}
+    assert "lab_loinc_map" not in scoring_files("labs", official, tmp_path)
+    given = tmp_path / "mimic-code" / "d_labitems_to_loinc.csv"
+    given.parent.mkdir()
+    given.write_bytes(layout.lab_loinc_map.read_bytes())
+    task["data"]["lab_loinc_map"] = str(given)
+    assert BENCH.source_files(task, tmp_path, "clibench_labs")["lab_loinc_map"] == given
+    files = scoring_files("labs", {**official, "lab_loinc_map": str(given)}, tmp_path)
+    assert files["lab_loinc_map"] == given
+
+
+def test_the_demo_reads_the_map_its_generator_writes(tmp_path):
+    """The demo's derive and scoring read ``codes/d_labitems_to_loinc.csv`` of the synthetic
+    MIMIC-IV, written from the generator's own lab items: one row per item, covering every
+    item of the demo's labevents."""
+    import pandas as pd
+
+    from clineval.mimic.synthetic_mimic4_content import LABS
+
+    task = task_settings("labs")
+    sources = BENCH.source_files(task, tmp_path, "clibench_labs")
+    generated = tmp_path / "demo" / "clibench_labs" / "codes" / "d_labitems_to_loinc.csv"
+    assert sources["lab_loinc_map"] == generated
+    assert BENCH.scoring_inputs(task, "clibench_labs", tmp_path)["lab_loinc_map"] == generated
+    BENCH.write_demo(task, sources)
+    mapping = loinc.read_itemid_map(generated)
+    assert mapping.loinc == {str(item.itemid): item.loinc for item in LABS}
+    assert mapping.skipped == ()
+    labevents = pd.read_csv(sources["labevents"], dtype=str)
+    assert set(labevents["itemid"]) <= set(mapping.loinc)
+    examples, _ = BENCH.derive(task, sources)
+    assert examples and all(e["gold"] for e in examples)
+    known = set(mapping.loinc.values())
+    assert all(set(e["gold"]) <= known for e in examples)

@@ -99,10 +99,10 @@ def test_a_demos_scoring_files_lie_under_the_plans_data_root(tmp_path, encoder):
 
 
 def test_packaged_files_are_named_the_same_in_every_environment(tmp_path):
-    """The bundled encoder and clineval's own mimic-code map live under the Python environment,
+    """The bundled encoder and clineval's own package files live under the Python environment,
     whose path differs between machines: identities name them from their root, so they do not
     change when the project is cloned elsewhere, and the name finds the file again."""
-    from clineval.mimic.resources import d_labitems_to_loinc
+    from clineval.benchmarks.clibench.abbreviations import HAND_TABLE
     from clineval.provenance.location import located, portable
 
     p = build_plan(REPO / "conf", [], results=tmp_path / "results", data_root=tmp_path / "data")
@@ -110,7 +110,8 @@ def test_packaged_files_are_named_the_same_in_every_environment(tmp_path):
     config = inputs["encoder:config.json"]
     assert config["path"].startswith("<site-packages>/") and str(REPO) not in config["path"]
     assert located(config["path"]) == bundled_path().resolve() / "config.json"
-    shipped = portable(d_labitems_to_loinc())
-    assert shipped.startswith("<clineval>/") and located(shipped) == d_labitems_to_loinc().resolve()
+    own = portable(HAND_TABLE)
+    assert own == "<clineval>/benchmarks/clibench/lab_abbreviations.csv"
+    assert located(own) == HAND_TABLE.resolve()
     assert portable(Path("data/x.csv")) == "data/x.csv"
     assert portable(tmp_path / "x.csv") == str(tmp_path / "x.csv")

@@ -70,8 +70,8 @@ class LabSpec:
     group: str  #: the synthetic hierarchy's third level (a key of LOINC_GROUPS)
 
 
-#: Lab items: real MIMIC-IV itemids, labels and units, with the LOINC numbers mimic-code's
-#: d_labitems_to_loinc.csv maps them to.
+#: Lab items: real MIMIC-IV itemids, labels and units, with the LOINC numbers MIMIC-IV's
+#: published lab mapping gives them (facts; the demo's map is written from this list).
 LABS = (
     LabSpec(50912, "Creatinine", "Blood", "Chemistry", "2160-0", "mg/dL", 0.5, 1.2, "renal"),
     LabSpec(51006, "Urea Nitrogen", "Blood", "Chemistry", "3094-0", "mg/dL", 6, 20, "renal"),

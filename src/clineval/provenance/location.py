@@ -1,7 +1,7 @@
 """File locations in identities and records that are the same on every machine.
 
-A file that comes with an installed package (the bundled sentence encoder, clineval's own
-mimic-code map) lives under the Python environment, whose path differs between a clone, a CI
+A file that comes with an installed package (the bundled sentence encoder, a file of clineval's
+own package) lives under the Python environment, whose path differs between a clone, a CI
 checkout and an auditor's machine. Such a path is written relative to its root
 (``<site-packages>/…``, ``<clineval>/…``), so identities and records do not change with the
 environment's location; any other path is written as given.

@@ -38,8 +38,9 @@ TASK_TABLES = {
 #: Code-system files the derive step reads per task: (setting, description, where).
 CODE_FILES = {
     "labs": {
-        "lab_loinc_map": ("an itemid -> LOINC map (d_labitems_to_loinc.csv)",
-                          "github.com/MIT-LCP/mimic-code, mimic-iv/mapping/ (MIT)"),
+        "lab_loinc_map": ("MIMIC-IV's lab itemid -> LOINC map (d_labitems_to_loinc.csv)",
+                          "a checkout of github.com/MIT-LCP/mimic-code (MIT licence), "
+                          "mimic-iv/mapping/d_labitems_to_loinc.csv"),
         "loinc_hierarchy": ("the LOINC ComponentHierarchyBySystem.csv",
                             "loinc.org (the LOINC release, free licence)"),
     },
@@ -86,12 +87,7 @@ def _official(task: Record, task_name: str, kind: str) -> dict[str, Path]:
                                f"MIMIC-IV {folder}/{table}.csv(.gz)", MIMIC_WHERE,
                                f"tasks.{task_name}.data.{folder}", NAME)
     for role, (description, where) in CODE_FILES.get(kind, {}).items():
-        given = data.get(role)
-        if role == "lab_loinc_map" and given is None:
-            from clineval.mimic.resources import d_labitems_to_loinc
-
-            given = d_labitems_to_loinc()  # the shipped mimic-code map (MIT)
-        files[role] = require(given, task_name, description, where,
+        files[role] = require(data.get(role), task_name, description, where,
                               f"tasks.{task_name}.data.{role}", NAME)
     return files
 

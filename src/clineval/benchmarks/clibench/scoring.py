@@ -95,10 +95,6 @@ def scoring_files(kind: str, scoring: Record, demo_dir: Path) -> dict[str, Path]
                 files[role] = table_path(Path(hosp), role)
         elif scoring.get(role):
             files[role] = Path(scoring[role])
-        elif role == "lab_loinc_map":
-            from clineval.mimic.resources import d_labitems_to_loinc
-
-            files[role] = d_labitems_to_loinc()  # the shipped mimic-code map (MIT)
     return files
 
 
