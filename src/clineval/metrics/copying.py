@@ -1,7 +1,7 @@
 """Text a model copied from its prompt: the word runs an output shares with the prompt's parts.
 
-A prompt has three kinds of text a model can copy instead of answering (ARCHITECTURE.md,
-Readings):
+A prompt has three kinds of text a model can copy instead of answering (docs/scoring.md,
+Copied text):
 
 - ``input``: the example itself as the prompt shows it (a sentence, a note, a record, a question);
 - ``exemplar``: an exemplar's text or its answer;

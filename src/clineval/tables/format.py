@@ -56,7 +56,7 @@ def recorded_note(files: Iterable[tuple[str, str, str]]) -> str:
 
 def reading_note(literal: str | None, differences: Iterable[tuple[str, str, float, float]]
                  ) -> str | None:
-    """The note on which reading the table shows (ARCHITECTURE.md, Readings): copied prompt
+    """The note on which reading the table shows (docs/scoring.md, Two readings): copied prompt
     text earns nothing here; ``literal`` says what the paper's literal reading credits
     instead (None: the benchmark has no other reading). ``differences``: (the row's model and
     mode, metric, value here, value under the literal reading) where the two differ."""

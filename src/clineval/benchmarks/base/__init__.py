@@ -59,7 +59,7 @@ def scored_rows(rows: list[Record]) -> list[Record]:
 
 def literal_rows(rows: list[Record]) -> list[Record] | None:
     """The rows under the paper's literal reading: each row with its ``literal`` fields in
-    place of its own (ARCHITECTURE.md, Readings); None when no row reads otherwise."""
+    place of its own (docs/scoring.md, Two readings); None when no row reads otherwise."""
     if not any(row.get("literal") for row in rows):
         return None
     return [{**row, **(row.get("literal") or {})} for row in rows]

@@ -423,7 +423,7 @@ def _evaluated(task: Record, rows: list[Record]) -> tuple[str, Record, list[Reco
 def summarize_rows(task: Record, rows: list[Record]) -> Record:
     """The summary's per-part metrics from scored rows (those marked ``evaluated``; rewriting
     rows carry their judges' labels); where a row reads otherwise under the paper's literal
-    reading, that reading's summary too (``literal``: ARCHITECTURE.md, Readings)."""
+    reading, that reading's summary too (``literal``: docs/scoring.md, Two readings)."""
     summary = _summary(task, rows)  # gives summary rows their literal prediction's ROUGE too
     literal = literal_rows(rows)
     if literal is not None:
