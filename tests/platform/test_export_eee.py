@@ -61,7 +61,7 @@ def schemas() -> Path:
 
 
 @pytest.fixture
-def no_schemas(monkeypatch, tmp_path):
+def no_schemas(monkeypatch):
     """No schemas anywhere: no setting, and no every-eval-ever distribution to find."""
     monkeypatch.delenv(eee_schema.ENV, raising=False)
     monkeypatch.setattr(eee_schema, "installed", lambda: None)
