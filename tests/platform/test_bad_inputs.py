@@ -154,6 +154,14 @@ def skeleton_dir_a_file(root: Path) -> Case:
                 (f"--dir {target}", "a file"), (root / "projects",))
 
 
+def skeleton_name_a_dangling_link(root: Path) -> Case:
+    projects = root / "projects"
+    projects.mkdir()
+    (projects / "bad_input_bench").symlink_to(root / "moved-away")
+    return Case(["new-benchmark", "bad_input_bench", "--dir", str(projects)],
+                (f"{projects / 'bad_input_bench'} exists",), (projects,))
+
+
 ROWS = [
     Row("package import raises", import_raises),
     Row("package dependency missing", dependency_missing),
@@ -168,14 +176,22 @@ ROWS = [
                  marks=pytest.mark.skipif(os.geteuid() == 0, reason="root writes anywhere")),
     Row("export --out holding the run's data folder", export_out_holds_the_data_folder),
     Row("new-benchmark --dir a file", skeleton_dir_a_file),
+    Row("new-benchmark NAME a link to nothing", skeleton_name_a_dangling_link),
 ]
 
 
+def content(path: Path) -> bytes | None:
+    """A file's bytes, a link's target, None for a folder."""
+    if path.is_symlink():
+        return f"-> {os.readlink(path)}".encode()
+    return None if path.is_dir() else path.read_bytes()
+
+
 def contents(path: Path) -> dict[str, bytes | None]:
-    """Every file and folder at or below ``path``: relative name -> bytes (None: a folder)."""
-    if path.is_file():
-        return {".": path.read_bytes()}
-    return {str(p.relative_to(path)): None if p.is_dir() else p.read_bytes()
+    """Every file, link and folder at or below ``path``: relative name -> :func:`content`."""
+    if not path.is_dir():
+        return {".": content(path)}
+    return {str(p.relative_to(path)): content(p)
             for p in sorted(path.rglob("*")) if "__pycache__" not in p.parts}
 
 
@@ -191,7 +207,7 @@ def isolated(tmp_path, monkeypatch):
     before = set(sys.modules)
     yield work
     for name in set(sys.modules) - before:
-        if name.startswith(("clineval_", PACKAGE)):
+        if name.startswith("clineval_"):  # the packages the rows made
             del sys.modules[name]
     for folder in work.rglob("*"):
         if folder.is_dir():

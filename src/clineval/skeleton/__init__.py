@@ -64,7 +64,7 @@ def write_skeleton(name: str, parent: str | Path, conf_dir: Path) -> Path:
     return that folder; a ``parent`` that cannot hold it (``--dir``) is refused first."""
     check_name(name, conf_dir)
     folder = writable_folder(parent, "--dir") / name
-    if folder.exists():
+    if folder.exists() or folder.is_symlink():  # a link to nothing is there too
         raise ConfigError(f"new-benchmark {name!r}: {folder} exists; it writes a new folder only "
                           "(choose another --dir or name)")
     filled = values(name)
