@@ -152,7 +152,7 @@ def build_parser(argv_command: str | None = None) -> argparse.ArgumentParser:
     eee.add_argument("overrides", nargs="*", help="Hydra overrides, e.g. grid=medcalc_paper "
                                                   "export.eee.organization=MyLab")
     add_conf_argument(eee)
-    eee.add_argument("--out", type=Path, required=True,
+    eee.add_argument("--out", required=True,
                      help="folder to write data/<task>/<developer>/<model>/<uuid>.json (and "
                           "_samples.jsonl) into")
     eee.add_argument("--model", action="append", help="only this model (repeatable)")
@@ -210,7 +210,7 @@ def build_parser(argv_command: str | None = None) -> argparse.ArgumentParser:
     new.add_argument("name", metavar="NAME",
                      help="the benchmark's name, a lower-case identifier (my_bench); the "
                           "package is clineval_NAME")
-    new.add_argument("--dir", type=Path, default=Path("."),
+    new.add_argument("--dir", default=".",
                      help="where to write the new folder NAME/ (default: here)")
     add_conf_argument(new)
     audit = sub.add_parser(

@@ -114,11 +114,15 @@ def test_backends_vllm_cpu_route_and_served_model_plan(tmp_path: Path) -> None:
 @pytest.mark.slow
 def test_extending_run_builds_only_the_outside_benchmarks_table(tmp_path: Path) -> None:
     """docs/extending.md's run: the package included from its folder, the plan lists the tiny
-    model's three cells, and Snakemake plans that one table's jobs, for that one model."""
+    model's three cells, and Snakemake plans that one table's jobs, for that one model, in the
+    grid's own folders (the demo's results untouched)."""
     checkout = sandbox(tmp_path / "checkout")
     done = run_block("docs/extending.md", "extending-run", checkout, dry_run=True)
     assert done.returncode == 0, done.stderr[-3000:]
     out = done.stdout + done.stderr
     assert "3 cells, tables: pubmedqa_by_mode" in out
+    assert "clineval: grid pubmedqa: results in results/grids/pubmedqa/" in out
+    assert "results/grids/pubmedqa/tables/pubmedqa_by_mode.md" in out
+    assert "results/report/" not in out and "results/tables/" not in out
     assert "generate_tiny_llama" in out and "score_pubmedqa" in out
     assert "generate_smollm2" not in out and "score_mcqa" not in out

@@ -52,12 +52,31 @@ class Source:
         return self.module == f"clineval.benchmarks.{self.name}"
 
     def package_folder(self) -> Path | None:
-        """The package's folder (an entry point's is looked up, its parents imported)."""
+        """The package's folder (an entry point's is looked up, its parents imported; one this
+        environment cannot import is a ConfigError naming the distribution and the error)."""
         if self.folder is not None:
             return self.folder
-        spec = importlib.util.find_spec(self.module)
-        locations = spec.submodule_search_locations if spec else None
+        try:
+            spec = importlib.util.find_spec(self.module)
+        except Exception as err:  # a parent package that is missing or raises on import
+            raise self.not_importable(f"{type(err).__name__}: {one_line(err)}") from None
+        if spec is None:
+            raise self.not_importable(f"No module named {self.module!r}")
+        locations = spec.submodule_search_locations
         return Path(next(iter(locations))) if locations else None
+
+    def not_importable(self, problem: str) -> ConfigError:
+        """The error for a package of this source that Python cannot find or import."""
+        return ConfigError(
+            f"benchmark {self.name!r} ({self.origin}): its package {self.module} cannot be "
+            f"imported here ({problem}); install it into this environment ({sys.executable} -m "
+            "pip install -e <its project folder>) or name its folder with --include "
+            "(docs/extending.md, Registering it)")
+
+
+def one_line(err: BaseException) -> str:
+    """An exception's message on one line (its lines joined by spaces)."""
+    return " ".join(str(err).split())
 
 
 def _built_in() -> list[Source]:

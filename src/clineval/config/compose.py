@@ -14,6 +14,7 @@ from clineval.config.presets import expand_judge_presets, expand_model_presets
 from clineval.config.schema import SettingError, message
 from clineval.config.schema.origin import Origins
 from clineval.config.unused import drop_unused
+from clineval.config.yaml_files import yaml_error
 from clineval.errors import ConfigError
 
 if TYPE_CHECKING:
@@ -44,6 +45,7 @@ def compose_config(conf_dir: Path, overrides: Sequence[str] = ()) -> DictConfig:
     from hydra.errors import HydraException
     from omegaconf import OmegaConf
     from omegaconf.errors import OmegaConfBaseException
+    from yaml import YAMLError
 
     conf_dir = conf_dir.resolve()
     # the configs benchmark packages carry (conf/task, conf/table, ...), after the project's
@@ -53,6 +55,8 @@ def compose_config(conf_dir: Path, overrides: Sequence[str] = ()) -> DictConfig:
     try:
         with initialize_config_dir(config_dir=str(conf_dir), version_base="1.3"):
             cfg = compose(config_name="config", overrides=[*overrides, *searched])
+    except YAMLError as err:  # a config file that does not parse: its file and line
+        raise yaml_error(err) from None
     except (HydraException, OmegaConfBaseException) as err:
         raise ConfigError(
             f"cannot compose the config from {conf_dir} with overrides {list(overrides)}:\n"

@@ -17,9 +17,8 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-import yaml
-
 from clineval.config.locate import available, config_file
+from clineval.config.yaml_files import read_yaml
 from clineval.errors import ConfigError
 
 if TYPE_CHECKING:
@@ -49,7 +48,7 @@ def _load(conf_dir: Path, name: Any, where: str, cache: dict[str, dict[str, Any]
             f"presets in {conf_dir / 'model'}: {', '.join(known) or '(none)'}"
         )
     path = config_file(conf_dir, f"model/{name}.yaml")
-    content = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+    content = read_yaml(path) or {}
     if not isinstance(content, dict) or "defaults" in content:
         raise ConfigError(
             f"{path}: a preset must be a plain mapping without a defaults list; "

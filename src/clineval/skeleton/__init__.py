@@ -19,6 +19,7 @@ from pathlib import Path
 
 from clineval.benchmarks import registry
 from clineval.config.locate import available
+from clineval.config.out_folder import writable_folder
 from clineval.errors import ConfigError
 from clineval.io import atomic_directory, write_text
 
@@ -58,19 +59,23 @@ def fill(text: str, filled: dict[str, str]) -> str:
     return _PLACEHOLDER.sub(lambda m: filled[m.group(1)], text)
 
 
-def write_skeleton(name: str, parent: Path, conf_dir: Path) -> Path:
+def write_skeleton(name: str, parent: str | Path, conf_dir: Path) -> Path:
     """Write the package of the benchmark ``name`` into ``parent/name`` (a new folder) and
-    return that folder."""
+    return that folder; a ``parent`` that cannot hold it (``--dir``) is refused first."""
     check_name(name, conf_dir)
-    folder = parent / name
-    if folder.exists():
+    folder = writable_folder(parent, "--dir") / name
+    if folder.exists() or folder.is_symlink():  # a link to nothing is there too
         raise ConfigError(f"new-benchmark {name!r}: {folder} exists; it writes a new folder only "
                           "(choose another --dir or name)")
     filled = values(name)
-    with atomic_directory(folder) as tmp:
-        for template in sorted(TEMPLATE.rglob("*.tmpl")):
-            relative = template.relative_to(TEMPLATE).with_suffix("")
-            out = tmp.joinpath(*(part.replace("NAME", name) for part in relative.parts))
-            out.parent.mkdir(parents=True, exist_ok=True)
-            write_text(out, fill(template.read_text(encoding="utf-8"), filled))
+    try:
+        with atomic_directory(folder) as tmp:
+            for template in sorted(TEMPLATE.rglob("*.tmpl")):
+                relative = template.relative_to(TEMPLATE).with_suffix("")
+                out = tmp.joinpath(*(part.replace("NAME", name) for part in relative.parts))
+                out.parent.mkdir(parents=True, exist_ok=True)
+                write_text(out, fill(template.read_text(encoding="utf-8"), filled))
+    except OSError as err:
+        raise ConfigError(f"new-benchmark {name!r}: cannot write {folder} "
+                          f"({' '.join(str(err).split())})") from None
     return folder

@@ -17,6 +17,7 @@ from pathlib import Path
 
 from clineval.benchmarks import get_benchmark
 from clineval.benchmarks.base import scored_rows
+from clineval.config.out_folder import writable_folder
 from clineval.errors import ConfigError, DataError
 from clineval.export import eee, eee_schema
 from clineval.io import (
@@ -155,7 +156,17 @@ def export_to(plan: Plan, out: Path, models: Sequence[str] | None = None,
     return written, missing
 
 
-def run(conf: Path, overrides: list[str], out: Path, models: list[str] | None,
+def out_folder(out: str | Path, data: Path) -> Path:
+    """``--out`` checked before anything is written: a folder that can be written in, whose
+    ``data/`` (the datastore's layout) is not the run's data folder."""
+    folder = writable_folder(out, "--out")
+    if (folder / "data").resolve() == data.resolve():
+        raise ConfigError(f"--out {folder}: its data/ is the run's data folder ({data}); name a "
+                          "folder of the export's own")
+    return folder
+
+
+def run(conf: Path, overrides: list[str], out: str | Path, models: list[str] | None,
         results: Path = Path("results"), data: Path = Path("data"), validate: bool = False,
         schemas: Path | None = None) -> int:
     """``clineval export eee``: 0 when every selected cell was exported, 1 when some were not
@@ -164,6 +175,7 @@ def run(conf: Path, overrides: list[str], out: Path, models: list[str] | None,
     before it is written."""
     from clineval.workflow.plan import build_plan
 
+    target = out_folder(out, data)
     folder = eee_schema.required(schemas) if validate or schemas else None
     plan = build_plan(conf, overrides, results=results, data_root=data)
     known = sorted({model for model, _ in plan.export_groups()})
@@ -171,7 +183,7 @@ def run(conf: Path, overrides: list[str], out: Path, models: list[str] | None,
     if unknown:
         raise ConfigError(f"--model {', '.join(unknown)}: no cell of the grid; its models: "
                           f"{', '.join(known)}")
-    written, missing = export_to(plan, out, models, folder)
+    written, missing = export_to(plan, target, models, folder)
     for path in written:
         print(path)
     if written and not export_settings(plan.cfg)["organization"]:

@@ -17,8 +17,6 @@ from importlib.metadata import version
 from pathlib import Path
 from typing import Any
 
-import yaml
-
 from clineval.benchmarks import get_benchmark, title
 from clineval.config import budget, slices
 from clineval.config.locate import config_file
@@ -26,6 +24,7 @@ from clineval.config.prompt_kind import prompt_kind
 from clineval.config.schema.grid import Eee
 from clineval.config.schema.tasks import RESTRICTED
 from clineval.config.validate import table_tasks, validate_model
+from clineval.config.yaml_files import read_yaml
 from clineval.errors import ConfigError
 from clineval.export import eee, eee_schema
 from clineval.inference import gguf_model
@@ -110,7 +109,7 @@ def _load_templates(conf_dir: Path, task_name: str, task: dict[str, Any]) -> dic
     path = config_file(conf_dir, rel, task["benchmark"])
     if not path.is_file():
         raise ConfigError(f"tasks.{task_name}.templates: {path} does not exist")
-    return yaml.safe_load(path.read_text(encoding="utf-8"))
+    return read_yaml(path)
 
 
 #: Files of a local model folder whose bytes decide its output (weights, config, tokenizer).
