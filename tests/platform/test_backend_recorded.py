@@ -90,6 +90,20 @@ def test_the_official_layout_renders_the_answer_as_the_official_json():
     assert first.as_dict()["recorded_verdict"] == "Correct"
 
 
+def test_an_explanation_that_is_the_whole_reply_is_the_output(tmp_path):
+    """run.py of mid-June 2024 kept the model's reply in LLM Explanation: a JSON object with an
+    answer is read as the output itself; any other explanation is the thinking."""
+    reply = '{"step_by_step_thinking": "CrCl = 112 ml/min/1.73m²", "answer": "112 ml/min"}'
+    others = ["{not json", '{"step_by_step_thinking": "no answer key"}', '["answer", 3]', ""]
+    lines = [json.dumps({"Row Number": n, "LLM Answer": "1.73", "LLM Explanation": text})
+             for n, text in enumerate([reply, *others], start=1)]
+    found = RecordedBackend(write(tmp_path, *lines), "medcalc_official").generate(
+        [request(str(n)) for n in range(1, 6)])
+    assert found[0].output == reply
+    assert [json.loads(g.output) for g in found[1:]] == [
+        {"step_by_step_thinking": text, "answer": "1.73"} for text in others]
+
+
 def test_a_row_of_another_note_stops_the_job():
     backend = RecordedBackend(OFFICIAL, "medcalc_official")
     with pytest.raises(DataError, match=r"medcalc_official\.jsonl, line 2, field 'Patient "

@@ -17,7 +17,10 @@ Layouts (``recorded.layout``):
   read when present: ``LLM Explanation``, ``Result`` and ``Patient Note``. The output is the
   JSON object the official prompts ask for, ``{"step_by_step_thinking": <LLM Explanation>,
   "answer": <LLM Answer>}`` (``{"answer": ...}`` without an explanation), which the official and
-  the robust extractions read as the model's answer. ``Result`` (``Correct``/``Incorrect``) is
+  the robust extractions read as the model's answer. An ``LLM Explanation`` that is itself a
+  JSON object with an ``answer`` is the model's whole reply (run.py of mid-June 2024 kept the
+  reply there): it is the output as written, so the extractions read the model's own answer
+  field rather than run.py's reading of it. ``Result`` (``Correct``/``Incorrect``) is
   kept as each generation's ``recorded_verdict``. A ``Patient Note`` must open the note that
   the example's prompt shows: a file made from another version of the test set stops there.
 
@@ -123,10 +126,24 @@ def _medcalc_official(record: Mapping[str, Any], path: Path, line: int) -> tuple
         raise _error(path, line, "Result", f"expected one of {', '.join(VERDICTS)}, got "
                                            f"{verdict!r}")
     explanation = _text(record, "LLM Explanation", path, line)
-    shown = {"answer": str(answer)} if explanation is None else {
-        "step_by_step_thinking": explanation, "answer": str(answer)}
-    return str(number), Row(line, json.dumps(shown, ensure_ascii=False), verdict,
-                            _text(record, "Patient Note", path, line))
+    if _is_reply(explanation):
+        output = explanation
+    else:
+        shown = {"answer": str(answer)} if explanation is None else {
+            "step_by_step_thinking": explanation, "answer": str(answer)}
+        output = json.dumps(shown, ensure_ascii=False)
+    return str(number), Row(line, output, verdict, _text(record, "Patient Note", path, line))
+
+
+def _is_reply(explanation: str | None) -> bool:
+    """An ``LLM Explanation`` that is the model's whole reply: a JSON object with an answer."""
+    if not explanation or not explanation.lstrip().startswith("{"):
+        return False
+    try:
+        found = json.loads(explanation)
+    except json.JSONDecodeError:
+        return False
+    return isinstance(found, dict) and "answer" in found
 
 
 #: Each layout's reader of one line's object: the example id and the row.
