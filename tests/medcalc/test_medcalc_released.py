@@ -124,7 +124,7 @@ def test_gpt4o_mini_rebuilds_the_repository_results_file(rescored):
 
 def test_gpt4_one_shot_replies_are_extracted_again(rescored):
     """Rows 1-27 of the GPT-4 one-shot file kept the model's whole reply in LLM Explanation
-    (run.py of mid-June 2024): the layout hands that reply to the scorer, whose official
+    (run.py before 26 June 2024): the layout hands that reply to the scorer, whose official
     extraction gives back every LLM Answer run.py took from it. Rows 28-57 (the later run.py)
     kept only the thinking and the extracted answer."""
     found = rescored("gpt4_one_shot")

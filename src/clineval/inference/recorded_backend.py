@@ -18,7 +18,7 @@ Layouts (``recorded.layout``):
   JSON object the official prompts ask for, ``{"step_by_step_thinking": <LLM Explanation>,
   "answer": <LLM Answer>}`` (``{"answer": ...}`` without an explanation), which the official and
   the robust extractions read as the model's answer. An ``LLM Explanation`` that is itself a
-  JSON object with an ``answer`` is the model's whole reply (run.py of mid-June 2024 kept the
+  JSON object with an ``answer`` is the model's whole reply (run.py before 26 June 2024 kept the
   reply there): it is the output as written, so the extractions read the model's own answer
   field rather than run.py's reading of it. ``Result`` (``Correct``/``Incorrect``) is
   kept as each generation's ``recorded_verdict``. A ``Patient Note`` must open the note that
