@@ -10,6 +10,7 @@ tables are byte-identical to the finished run's.
 from __future__ import annotations
 
 import json
+import shlex
 import os
 import signal
 import socket
@@ -203,7 +204,7 @@ def test_deleted_files_are_found_by_the_audit_and_rebuilt_by_the_plain_command(f
         (work / name).unlink()
     audit = subprocess.run(
         [sys.executable, "-m", "clineval.cli", "audit", "--conf", str(REPO / "conf"),
-         "--overrides", GRID],
+         *shlex.split(GRID)],
         capture_output=True, text=True, timeout=600, cwd=work,
     )
     assert audit.returncode != 0  # a missing file is never a pass
