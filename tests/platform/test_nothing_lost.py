@@ -10,8 +10,8 @@ tables are byte-identical to the finished run's.
 from __future__ import annotations
 
 import json
-import shlex
 import os
+import shlex
 import signal
 import socket
 import subprocess

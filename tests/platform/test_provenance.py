@@ -8,10 +8,10 @@ a pull or a fresh clone would give.
 from __future__ import annotations
 
 import json
-import shlex
 import os
 import random
 import re
+import shlex
 import shutil
 import subprocess
 import sys

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import csv
 import json
-import shlex
 import os
 import re
+import shlex
 import shutil
 import subprocess
 import sys
