@@ -78,7 +78,8 @@ def check_tiers(plan: Plan) -> None:
             raise ConfigError(
                 f"tasks.{task}.access={declared}: the official files it reads are not {declared}"
                 f": {files}; a task's access may add a tier to its files', never lower it, so "
-                f"leave tasks.{task}.access unset or set it to {' or '.join(RESTRICTED)}")
+                f"leave tasks.{task}.access unset or set it to {', '.join(RESTRICTED[:-1])} or "
+                f"{RESTRICTED[-1]}")
 
 
 def _receivers(plan: Plan, cell: Cell) -> list[tuple[tuple[str, str, str], Mapping[str, Any]]]:
