@@ -95,6 +95,13 @@ def _run_step(args: argparse.Namespace) -> None:
             export_eee(job["identity"], job["cells"], job["outputs"], job["record"])
 
 
+def _split_overrides(args: Sequence[str]) -> tuple[list[str], list[str]]:
+    """``clineval audit``'s positional arguments as (Hydra overrides, table or figure names):
+    an override sets (``key=value``), adds (``+``) or deletes (``~``) a key; a name does none."""
+    overrides = [a for a in args if "=" in a or a.startswith(("+", "~"))]
+    return overrides, [a for a in args if a not in overrides]
+
+
 def _dvc(args: argparse.Namespace) -> int:
     if args.dvc == "remote":
         from clineval.workflow.dvc_remote import diagnose, remotes
@@ -216,9 +223,10 @@ def build_parser(argv_command: str | None = None) -> argparse.ArgumentParser:
     audit = sub.add_parser(
         "audit", help="check tables against scores, generations, requests and data by hashes "
                       "(and figures against their tables)")
-    audit.add_argument("tables", nargs="*",
-                       help="tables or figures to audit (default: every table and figure)")
-    audit.add_argument("--overrides", default="", help='Hydra overrides, e.g. "grid=demo"')
+    audit.add_argument("names", nargs="*", metavar="TABLE_OR_OVERRIDE",
+                       help="Hydra overrides, e.g. grid=medcalc_paper (each with '=', or "
+                            "starting with '+' or '~'), and the tables or figures to audit "
+                            "(default: every table and figure)")
     add_conf_argument(audit)
     audit.add_argument("-C", "--directory", type=Path,
                        help="the run's working directory (Snakemake's --directory; records name "
@@ -297,7 +305,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                     if not args.directory.is_dir():
                         raise ConfigError(f"--directory {args.directory}: no such directory")
                     os.chdir(args.directory)  # --conf was resolved before
-                result = audit(args.conf, args.overrides, args.results, args.data, args.tables,
+                overrides, names = _split_overrides(args.names)
+                result = audit(args.conf, overrides, args.results, args.data, names,
                                args.rehash, args.report)
                 return report(result, args.json)
             case "step":

@@ -253,12 +253,9 @@ def test_missing_sources_skip_with_the_setting_named(tmp_path):
     with pytest.raises(MissingSource, match=r"tasks.medeval_codes.data.reports"):
         BENCHMARK.source_files(_task("codes", reports=None), tmp_path, "medeval_codes")
     study_list, _ = _mimic(tmp_path)
-    with pytest.raises(ConfigError, match=r"MIMIC-CXR is credentialed.*access=credentialed"):
+    with pytest.raises(MissingSource, match=r"CheXpert.*tasks.medeval_codes.data.chexpert"):
         BENCHMARK.source_files(_task("codes", mimic_cxr=str(study_list)), tmp_path,
                                "medeval_codes")
-    credentialed = {**_task("codes", mimic_cxr=str(study_list)), "access": "credentialed"}
-    with pytest.raises(MissingSource, match=r"CheXpert.*tasks.medeval_codes.data.chexpert"):
-        BENCHMARK.source_files(credentialed, tmp_path, "medeval_codes")
     with pytest.raises(ConfigError, match="Open-i reports carry no code labels"):
         BENCHMARK.source_files(_task("codes", openi=str(study_list)), tmp_path, "medeval_codes")
 
@@ -335,3 +332,17 @@ def test_demo_prompts_are_unique_across_report_sources(tmp_path):
     findings = [r["findings"] for r in formats.read_reports(tmp_path / "reports.csv")]
     findings += [r["findings"] for r in mimic_cxr.read_reports(tmp_path / "list.csv")]
     assert len(findings) == len(set(findings)) == 3 * synthetic.REPORTS_PER_DOMAIN + 6
+
+
+def test_each_source_declares_its_least_tier(tmp_path):
+    """A CSV in MedEval's format holds the paper's VA data (unreleased), Open-i is public and
+    MIMIC-CXR's files are credentialed, whatever the task's ``access`` says."""
+    folder = tmp_path / "ecgen-radiology"
+    folder.mkdir()
+    found = {"sentences": tmp_path / "s.csv", "reports": tmp_path / "r.csv",
+             "openi:1.xml": folder / "1.xml", "mimic_cxr": tmp_path / "m.csv",
+             "chexpert": tmp_path / "c.csv", "mimic_cxr_split": tmp_path / "x.csv"}
+    assert BENCHMARK.source_tiers({**_task("codes"), "access": "public"}, found) == {
+        "sentences": "unreleased", "reports": "unreleased", "openi:1.xml": "public",
+        "mimic_cxr": "credentialed", "chexpert": "credentialed",
+        "mimic_cxr_split": "credentialed"}

@@ -204,3 +204,13 @@ def test_audit_runs_in_the_runs_directory_from_anywhere(elsewhere, tmp_path, cap
     assert "medcalc_table2" in json.dumps(from_elsewhere)
     assert main(["audit", "-C", str(tmp_path / "none"), "medcalc_table2"]) == 2
     assert "no such directory" in capsys.readouterr().err
+
+
+def test_audit_takes_overrides_as_arguments_like_plan(elsewhere, capsys):
+    """Overrides (``key=value``) and the tables to audit mix as arguments; a table the
+    overridden grid does not build is named with those it does."""
+    assert main(["audit", "grid.select.tables=[medcalc_table2]", "clue_table3",
+                 "--results", str(elsewhere / "results"), "--data", str(elsewhere / "data")]) == 2
+    assert capsys.readouterr().err.splitlines()[-1].endswith(
+        "clue_table3 not in this grid; tables: medcalc_table2; figures: medcalc_bars, "
+        "medcalc_modes")

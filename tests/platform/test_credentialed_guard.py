@@ -1,10 +1,12 @@
 """The data-access guard (clineval.workflow.access): a remote model receives a cell's data only
 when the files the cell reads may go to it. It judges the cells the plan builds (after
-grid.select, a table selection, skipped tasks) and the tier of the files each reads: the demo's
-synthetic files go anywhere; official files have the tier their task declares (public,
-credentialed, unreleased, private), and the last three stop an API model unless its config
-allows that tier. No API key reaches a file the run writes or its console (a real run of the
-issue's command against a local stand-in for the API)."""
+grid.select, a table selection, skipped tasks) and the tiers of the files each reads: the demo's
+synthetic files go anywhere; official files have the least tier their benchmark declares
+(MIMIC's credentialed, MedDisK's KB unreleased, ...), which a task's access may raise but not
+lower; restricted tiers stop an API model unless its config allows that tier, and a cell let
+through that way is named on stderr and recorded (data_access). No API key reaches a file the
+run writes or its console (a real run of the issue's command against a local stand-in for the
+API)."""
 
 from __future__ import annotations
 
@@ -18,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from workflow_run import snakemake
+from workflow_run import grid_folder, snakemake
 
 from clineval.benchmarks.meddisk.synthetic import write_demo_kb
 from clineval.errors import ConfigError
@@ -181,6 +183,115 @@ def test_a_remote_judge_is_guarded_too(tmp_path):
            "tasks.medeval_rewriting.scoring only for" in message
 
 
+def single(message: str) -> str:
+    assert "\n" not in message, message
+    return message
+
+
+def test_a_task_setting_cannot_declare_mimic_files_public(tmp_path, mimic):
+    """The tester's case: tasks.clibench_diagnoses.access=public let GPT-4o plan on MIMIC-IV."""
+    message = refused(tmp_path, "grid=clibench_demo", GPT4O, *official_clibench(
+        mimic, "clibench_diagnoses"), "tasks.clibench_diagnoses.access=public")
+    assert single(message) == (
+        "tasks.clibench_diagnoses.access=public: the official files it reads are not public: "
+        "admissions, d_icd_diagnoses, d_labitems, diagnoses_icd, discharge, labevents, "
+        "patients, radiology, services, transfers are credentialed (a data use agreement "
+        "(PhysioNet's for MIMIC) forbids sharing it with third parties); a task's access may "
+        "add a tier to its files', never lower it, so leave tasks.clibench_diagnoses.access "
+        "unset or set it to credentialed, unreleased or private")
+
+
+def test_unset_access_is_the_files_own_tier(tmp_path, mimic):
+    official = ["grid=clibench_demo", GPT4O, "grid.select.tasks=[clibench_diagnoses]",
+                *official_clibench(mimic, "clibench_diagnoses"),
+                "tasks.clibench_diagnoses.access=null"]
+    assert "would receive credentialed data from 1 cell" in refused(tmp_path, *official)
+    p = plan(tmp_path, *official, "grid.select.models=[oracle]")
+    assert p.tier("clibench_diagnoses") == "credentialed" and p.credentialed("clibench_diagnoses")
+
+
+def test_mednli_files_are_credentialed_whatever_access_says(tmp_path):
+    test = tmp_path / "mli_test_v1.jsonl"
+    test.write_text("", encoding="utf-8")  # planning reads no row
+    message = refused(tmp_path, "grid.select.tasks=[clue_mednli]", GPT4O,
+                      "tasks.clue_mednli.data.source=official",
+                      f"tasks.clue_mednli.data.test={test}", "tasks.clue_mednli.access=public")
+    assert single(message).startswith("tasks.clue_mednli.access=public: the official files it "
+                                      "reads are not public: test is credentialed ("), message
+
+
+def test_an_unreleased_kb_cannot_be_declared_public(tmp_path):
+    kb = tmp_path / "kb.jsonl"
+    write_demo_kb(kb)
+    message = refused(tmp_path, "grid=meddisk_demo", "grid.select.tasks=[meddisk_zh]",
+                      "tasks.meddisk_zh.data.source=official", f"tasks.meddisk_zh.data.kb={kb}",
+                      "tasks.meddisk_zh.access=public")
+    assert single(message).startswith("tasks.meddisk_zh.access=public: the official files it "
+                                      "reads are not public: kb is unreleased (its authors have "
+                                      "not released it"), message
+
+
+def test_medeval_sources_have_their_own_tiers(tmp_path):
+    """Open-i is public; MIMIC-CXR credentialed; a CSV in MedEval's format (the paper's VA
+    data) unreleased. A task on several has all their tiers."""
+    study_list, reports = tmp_path / "cxr-study-list.csv", tmp_path / "reports.csv"
+    for path in (study_list, reports):
+        path.write_text("", encoding="utf-8")  # planning reads no row
+    task = ["grid=medeval_demo", "grid.select.tasks=[medeval_summarization]",
+            "grid.select.models=[oracle]", "tasks.medeval_summarization.data.source=official",
+            f"tasks.medeval_summarization.data.mimic_cxr={study_list}"]
+    assert single(refused(tmp_path, *task)).startswith(
+        "tasks.medeval_summarization.access=public: the official files it reads are not "
+        "public: mimic_cxr is credentialed (a data use agreement")
+    p = plan(tmp_path, *task, f"tasks.medeval_summarization.data.reports={reports}",
+             "tasks.medeval_summarization.access=credentialed")
+    assert p.tiers("medeval_summarization") == ["credentialed", "unreleased"]
+    assert p.tier("medeval_summarization") == "unreleased"
+
+
+def test_an_allowed_exception_is_named_and_recorded_for_its_cells_only(tmp_path, mimic, capsys):
+    p = plan(tmp_path, "grid=clibench_demo", GPT4O, *official_clibench(mimic, "clibench_labs"),
+             "models.gpt4o.access.allow_credentialed_data=true")
+    assert capsys.readouterr().err.splitlines() == [
+        "clineval: models.gpt4o (openai backend) receives credentialed data from 1 cell: "
+        "gpt4o/clibench_labs/zero_shot, as models.gpt4o.access.allow_credentialed_data=true "
+        "allows; their records say so"]
+    sent = {"tier": "credentialed", "allowed_by": ["models.gpt4o.access.allow_credentialed_data"]}
+    marked = {key: ident["identity"]["data_access"] for key, ident in p.identities.items()
+              if "data_access" in ident["identity"]}
+    assert marked == {"gpt4o/clibench_labs/zero_shot/generation": sent,
+                      "gpt4o/clibench_labs/zero_shot/scoring": sent}
+    demo = plan(tmp_path, GPT4O, "models.gpt4o.access.allow_credentialed_data=true")
+    assert not capsys.readouterr().err  # the demo's synthetic files need no exception
+    assert not [k for k, ident in demo.identities.items() if "data_access" in ident["identity"]]
+
+
+def test_the_generation_record_keeps_the_exception(tmp_path):
+    from clineval.io import read_json, write_jsonl
+    from clineval.workflow.generation import CellJob, _cell_record, merge_shards
+
+    sent = {"tier": "credentialed", "allowed_by": ["models.gpt4o.access.allow_credentialed_data"]}
+    requests, out = tmp_path / "requests.jsonl", tmp_path / "gen.jsonl"
+    write_jsonl(requests, [{"id": "1", "request_sha": "s"}])
+    write_jsonl(out, [{"id": "1", "output": "x"}])
+    job = CellJob(tmp_path / "id.json", requests, out, tmp_path / "gen.meta.json",
+                  tmp_path / "cache.jsonl")
+    ident = {"cell": "gpt4o/t/zero_shot", "credentialed": True, "requests": "r",
+             "model": {"id": "gpt-4o", "backend": "openai"}}
+    assert "data_access" not in _cell_record("sha", ident, job, None, {}, {})
+    record = _cell_record("sha", {**ident, "data_access": sent}, job, None,
+                          {"shard": "1/1", "effective_settings": {}, "wall_seconds": 0,
+                           **dict.fromkeys(("requests", "from_cache", "generated",
+                                            "engine_loads", "prompt_tokens",
+                                            "completion_tokens"), 1)}, {})
+    assert record["data_access"] == sent
+    shard = tmp_path / "shard.meta.json"
+    shard.write_text(json.dumps(record), encoding="utf-8")
+    merge_shards(requests, [(out, shard)], tmp_path / "merged.jsonl",
+                 tmp_path / "merged.meta.json")
+    assert read_json(tmp_path / "merged.meta.json")["data_access"] == sent
+
+
 @pytest.fixture
 def openai_server() -> Iterator[tuple[str, list[str]]]:
     """A local stand-in for OpenAI's chat completions: its URL, and the Authorization header
@@ -230,3 +341,28 @@ def test_no_api_key_reaches_a_file_or_the_console(tmp_path, openai_server):
         assert any(p.is_relative_to(tmp_path / folder) for p in written), folder
     assert key not in console
     assert [p for p in written if key.encode() in p.read_bytes()] == []
+
+
+@pytest.mark.slow
+def test_a_run_under_the_exception_records_it(tmp_path, openai_server):
+    """MedCalc-Bench's file declared credentialed (a raise) and GPT-4o allowed it: the cell's
+    generation and score records say which setting let the data go."""
+    from clineval.benchmarks.medcalc import synthetic
+
+    url, _ = openai_server
+    csv = tmp_path / "test_data.csv"
+    synthetic.write_csv(synthetic.generate_rows([2], 3, 0), csv)
+    overrides = (f"{GPT4O} models.gpt4o.api.base_url={url} grid.select.models=[gpt4o] "
+                 "grid.select.tables=[medcalc_table2] grid.select.modes=[zero_shot] "
+                 f"tasks.medcalc.data.source=official tasks.medcalc.data.path={csv} "
+                 "+tasks.medcalc.access=credentialed "
+                 "models.gpt4o.access.allow_credentialed_data=true")
+    done = snakemake(tmp_path, "all_tables", overrides=overrides, env={"OPENAI_API_KEY": "sk-x"})
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "receives credentialed data from 1 cell: gpt4o/medcalc/zero_shot" in done.stderr
+    sent = {"tier": "credentialed", "allowed_by": ["models.gpt4o.access.allow_credentialed_data"]}
+    cell = "gpt4o/medcalc/zero_shot"
+    results = grid_folder(tmp_path, "demo")  # official files: the grid's own folder
+    generation = json.loads((results / f"generations/{cell}.meta.json").read_text())
+    scores = json.loads((results / f"scores/{cell}.prov.json").read_text())
+    assert generation["data_access"] == scores["data_access"] == sent

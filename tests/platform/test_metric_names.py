@@ -12,10 +12,11 @@ import pytest
 from omegaconf import OmegaConf
 
 from clineval.benchmarks import BENCHMARKS, get_benchmark
-from clineval.benchmarks.base.headline import find, names_any, overlap
+from clineval.benchmarks.base.headline import Metric, find, meaning, names_any, overlap
 from clineval.config.compose import compose_config
 from clineval.config.validate import validate
 from clineval.errors import ConfigError
+from clineval.metrics.aggregate import Mean
 
 CONF = Path(__file__).resolve().parents[2] / "conf"
 
@@ -111,3 +112,46 @@ def test_a_misspelled_metric_in_a_columns_override_names_the_benchmarks_metrics(
     assert refused(setting) == (
         f"tables.leaderboard.override.medcalc.metric='macro-f1': no metric of medcalc (from "
         f"override {setting!r}); valid metrics: accuracy.official, accuracy.robust")
+
+
+# --- each name declared once per meaning ---------------------------------------------------------
+
+MEDCALC = "clineval.benchmarks.medcalc.benchmark.MedCalcBenchmark.metrics"
+MEDDISK = "clineval.benchmarks.meddisk.benchmark.MedDisKBenchmark.metrics"
+
+
+def declare(monkeypatch, benchmark: str, *more: Metric) -> None:
+    """``benchmark`` declares ``more`` metrics after its own (for this test)."""
+    bench = type(get_benchmark(benchmark))
+    monkeypatch.setattr(bench, "metrics", (*bench.metrics, *more))
+
+
+def test_a_name_declared_twice_in_a_benchmark_stops_the_plan(monkeypatch):
+    """The tester's case: a second declaration would win, and the accuracy read 0.00."""
+    own = len(get_benchmark("medcalc").metrics)
+    declare(monkeypatch, "medcalc", Metric("accuracy.official", "Accuracy", Mean(lambda r: 0.0)))
+    assert refused() == (f"metric 'accuracy.official' is declared twice: {MEDCALC}[0] and "
+                         f"{MEDCALC}[{own}]; a metric name is declared once in a benchmark")
+
+
+def test_a_benchmark_redefining_another_ones_metric_stops_the_plan(monkeypatch):
+    own = len(get_benchmark("meddisk").metrics)
+    declare(monkeypatch, "meddisk", Metric("accuracy.official", "Accuracy (official extraction)",
+                                           lower_is_better=True))
+    assert refused() == (
+        f"metric 'accuracy.official' is declared with another meaning in {MEDDISK}[{own}] than "
+        f"in {MEDCALC}[0] (outcome None vs 'official.correct'; lower_is_better True vs False); "
+        "a metric another benchmark declares keeps its meaning: rename one")
+    monkeypatch.undo()
+    declare(monkeypatch, "meddisk", Metric("accuracy.robust", "Accuracy (robust extraction)",
+                                           Mean(lambda r: 0.0), outcome="robust.correct"))
+    assert "aggregate Mean vs None" in refused("grid.select.tasks=[medcalc]")
+
+
+def test_the_same_meaning_in_two_benchmarks_is_one_declaration(monkeypatch):
+    declare(monkeypatch, "meddisk", *get_benchmark("medcalc").metrics)
+    cfg = OmegaConf.to_container(compose_config(CONF, []), resolve=True)
+    validate(cfg, CONF, [])  # type: ignore[arg-type]
+    first, second = (Metric("x", "X", Mean(lambda r: float(r["correct"]))) for _ in range(2))
+    assert meaning(first) == meaning(second)  # two lambdas written alike
+    assert meaning(first) != meaning(Metric("x", "X", Mean(lambda r: float(r["answered"]))))

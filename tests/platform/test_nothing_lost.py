@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import os
+import shlex
 import signal
 import socket
 import subprocess
@@ -203,7 +204,7 @@ def test_deleted_files_are_found_by_the_audit_and_rebuilt_by_the_plain_command(f
         (work / name).unlink()
     audit = subprocess.run(
         [sys.executable, "-m", "clineval.cli", "audit", "--conf", str(REPO / "conf"),
-         "--overrides", GRID],
+         *shlex.split(GRID)],
         capture_output=True, text=True, timeout=600, cwd=work,
     )
     assert audit.returncode != 0  # a missing file is never a pass

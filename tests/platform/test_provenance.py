@@ -11,6 +11,7 @@ import json
 import os
 import random
 import re
+import shlex
 import shutil
 import subprocess
 import sys
@@ -399,7 +400,7 @@ def test_settle_leaves_what_does_not_verify(pulled, monkeypatch, caplog) -> None
 
 def audit(workdir: Path, monkeypatch, capsys, *args: str, overrides: str = OVERRIDES):
     monkeypatch.chdir(workdir)
-    status = main(["audit", "--conf", str(CONF), "--overrides", overrides, *args])
+    status = main(["audit", "--conf", str(CONF), *shlex.split(overrides), *args])
     return status, capsys.readouterr().out
 
 

@@ -258,6 +258,42 @@ def test_a_layout_shows_its_own_benchmarks_tasks():
            r"clue_\w+, a clue task", override(setting), "clue layouts: clue_table3")
 
 
+def test_a_layout_declared_twice_stops_naming_both(monkeypatch):
+    """An outside benchmark naming a layout like a built-in one: one line, both declarations."""
+    from types import ModuleType
+
+    from clineval.config.schema import tables
+
+    outside = ModuleType("clineval_outside.settings")
+    outside.TABLES = {"medcalc_table2": object}  # type: ignore[attr-defined]
+    monkeypatch.setattr(tables, "names", lambda: (*BENCHMARKS, "outside"))
+    monkeypatch.setattr(tables, "get_settings",
+                        lambda b: outside if b == "outside" else get_settings(b))
+    with pytest.raises(ConfigError) as err:
+        layouts()
+    assert str(err.value) == (
+        "table layout 'medcalc_table2' is declared twice: in "
+        "clineval.benchmarks.medcalc.settings.TABLES (benchmark medcalc) and in "
+        "clineval_outside.settings.TABLES (benchmark outside); a layout name is declared "
+        "once: rename one")
+
+
+def test_a_benchmark_without_layouts_is_told_which_exist(monkeypatch):
+    """A task whose benchmark implements no layout, shown by another benchmark's layout: the
+    message names the layouts it may use (the leaderboard), not "(none)"."""
+    from clineval.config import schema
+    from clineval.config.schema import SettingError, message
+
+    monkeypatch.setattr(schema, "layouts", lambda: {
+        name: found for name, found in layouts().items() if found[0] != "clue"})
+    with pytest.raises(SettingError) as err:
+        schema._check_layout("t", {"layout": "medcalc_table2", "task": "q"},
+                             {"q": {"benchmark": "clue"}})
+    assert message(err.value) == (
+        "tables.t.layout='medcalc_table2': a medcalc layout, but the table shows q, a clue "
+        "task; clue implements no layout; layouts across benchmarks: leaderboard")
+
+
 def test_every_grid_passes_its_schemas(monkeypatch):
     for name in [k for k in os.environ if k.startswith("CLINEVAL_")]:
         monkeypatch.delenv(name)

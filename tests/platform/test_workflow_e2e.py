@@ -6,6 +6,7 @@ import csv
 import json
 import os
 import re
+import shlex
 import shutil
 import subprocess
 import sys
@@ -299,7 +300,7 @@ def test_real_data_switch_runs_the_oracle_on_every_row(tmp_path):
 def audit(workdir: Path, overrides: str = "") -> subprocess.CompletedProcess:
     return subprocess.run(
         [sys.executable, "-m", "clineval.cli", "audit", "--conf", str(REPO / "conf"),
-         "--overrides", overrides],
+         *shlex.split(overrides)],
         capture_output=True, text=True, timeout=600, cwd=workdir,
     )
 

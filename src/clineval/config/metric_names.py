@@ -1,4 +1,5 @@
-"""Every metric a setting names is one its benchmark declares: checked before any job.
+"""Every metric a setting names is one its benchmark declares, and every metric name is declared
+once per meaning: checked before any job.
 
 Leaderboard columns (``columns[i].metric``, ``override.<benchmark>.metric``), tables' paired
 comparisons (``comparisons.metrics``) and figures drawn from tables' statistics (``metric``; a
@@ -15,8 +16,9 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from clineval.benchmarks import get_benchmark
-from clineval.benchmarks.base.headline import Metric, names_any, valid
+from clineval.benchmarks.base.headline import Metric, declaration_clash, names_any, valid
 from clineval.config.schema.check import SettingError
+from clineval.errors import ConfigError
 from clineval.figures.spec import FROM_STATS
 
 Declared = list[tuple[str, Sequence[Metric]]]
@@ -43,6 +45,20 @@ def _check(key: str, wanted: Any, declared: Declared) -> None:
 def _table_tasks(table: Mapping[str, Any]) -> list[str]:
     shown = table.get("tasks") or [table.get("task")]
     return [t for t in shown if isinstance(t, str)]
+
+
+def check_declarations(cfg: Mapping[str, Any]) -> None:
+    """Raise ConfigError when a benchmark of the grid's tasks declares a metric name twice, or
+    declares one another benchmark of the grid declares with another meaning
+    (:func:`clineval.benchmarks.base.headline.declaration_clash`)."""
+    declared = []
+    for name in dict.fromkeys(t["benchmark"] for t in cfg["tasks"].values()):
+        bench = get_benchmark(name)
+        where = f"{type(bench).__module__}.{type(bench).__qualname__}.metrics"
+        declared.append((where, tuple(getattr(bench, "metrics", ()))))
+    clash = declaration_clash(declared)
+    if clash is not None:
+        raise ConfigError(clash)
 
 
 def check_metric_names(cfg: Mapping[str, Any]) -> None:

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from clineval.config.compose import ConfigError, available
-from clineval.config.metric_names import check_metric_names
+from clineval.config.metric_names import check_declarations, check_metric_names
 from clineval.config.schema import SettingError, check_model, check_settings, message
 from clineval.config.schema.origin import Origins
 from clineval.config.slices import validate_slices
@@ -173,6 +173,7 @@ def validate(cfg: Mapping[str, Any], conf_dir: Path, overrides: Sequence[str] = 
             figure_spec.check(f"figures.{name}", figure, list(tables), list(models), list(modes))
         except ValueError as err:
             raise ConfigError(str(err)) from err
+    check_declarations(cfg)
     try:
         check_metric_names(cfg)
     except SettingError as err:

@@ -8,8 +8,10 @@ Every step writes a record beside its artifacts (``docs/reproducibility.md`` lis
      "outputs": {"<role>": {"path": "...", "sha256": "..."}, ...}, ...}
 
 ``inputs`` are the files the step read (the identity is recorded by its hash), ``outputs`` the
-files it wrote other than the record itself. The records let ``clineval audit`` walk a table
-back to its data by hashes and let the workflow tell pulled artifacts from stale ones
+files it wrote other than the record itself. The generation and score records of a cell whose
+restricted data a remote model or judge received, as its config allows, also hold
+``data_access``: the tier and the settings that allowed it. The records let ``clineval audit``
+walk a table back to its data by hashes and let the workflow tell pulled artifacts from stale ones
 (:mod:`clineval.workflow.settle`). They hold hashes, settings and counts, never prompt or
 patient text, and never a secret.
 """
@@ -63,6 +65,13 @@ def make_record(
         "outputs": {role: file_entry(path) for role, path in sorted(outputs.items())},
         **extra,
     }
+
+
+def data_access(source: Mapping[str, Any]) -> Record:
+    """The ``data_access`` entry of an identity or a record, for a record's keys: where a
+    remote model or judge received restricted data because its config allows the tier
+    (``{"tier": ..., "allowed_by": [settings]}``); empty for every other artifact."""
+    return {"data_access": source["data_access"]} if source.get("data_access") else {}
 
 
 def write_record(path: Path, record: Record) -> None:

@@ -329,7 +329,8 @@ def audit_figure(plan: Plan, name: str) -> TableAudit:
 
 
 def audit(
-    conf: Path, overrides: str, results: Path, data: Path, names: Sequence[str] = (),
+    conf: Path, overrides: str | Sequence[str], results: Path, data: Path,
+    names: Sequence[str] = (),
     rehash: bool = False, report: bool = False,
 ) -> list[TableAudit]:
     """Audit the named tables and figures of the grid (all when none are named); ``report``:

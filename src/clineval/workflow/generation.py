@@ -27,7 +27,7 @@ from clineval.io import DataError, read_identity, read_json, read_jsonl, write_j
 from clineval.progress import progress_bar
 from clineval.provenance.hashing import sha256_obj
 from clineval.provenance.manifest import environment
-from clineval.provenance.record import make_record, prov_path, read_record
+from clineval.provenance.record import data_access, make_record, prov_path, read_record
 
 log = logging.getLogger("clineval")
 
@@ -167,6 +167,7 @@ def _cell_record(
         exemplar_ids=upstream.get("exemplar_ids"),
         **run,
         environment=env,
+        **data_access(ident),
     )
 
 
@@ -376,6 +377,7 @@ def merge_shards(
         first["credentialed"],
         **{k: first[k] for k in ("config", "model", "sampling", "template_sha", "data",
                                  "exemplar_ids", "environment")},
+        **data_access(first),
         shards=[m["shard"] for m in metas],
         effective_settings=next((m["effective_settings"] for m in metas
                                  if m["effective_settings"]), {}),

@@ -37,6 +37,7 @@ from clineval.provenance.location import portable
 from clineval.report.explorer_step import EXAMPLES_VERSION
 from clineval.tables import statistics
 from clineval.workflow import code_changes
+from clineval.workflow.access import allowed
 from clineval.workflow.layout import Cell, Plan, file_hash_memo
 
 log = logging.getLogger("clineval")
@@ -333,6 +334,10 @@ def compute_identities(plan: Plan) -> None:
                 **_slice(cfg, cell),
             }
         )
+        # only where a remote model or judge receives restricted data as its config allows
+        # (workflow.access), so that every other cell keeps its identities
+        sent = allowed(plan, cell)
+        by_model = sent and [s for s in sent["allowed_by"] if s.startswith("models.")]
         generation = _with_sha(
             {
                 "kind": "generation",
@@ -351,6 +356,7 @@ def compute_identities(plan: Plan) -> None:
                 "baseline_settings": (task.get("scoring") or {}).get("baselines")
                 if backend_of(model).baseline
                 else None,
+                **({"data_access": {**sent, "allowed_by": by_model}} if by_model else {}),
             }
         )
         scoring = _with_sha(code_changes.joined(
@@ -371,6 +377,7 @@ def compute_identities(plan: Plan) -> None:
                 # its prompt asked for), so that other benchmarks keep their identities
                 **({"mode": mode} if getattr(bench, "scoring_reads_mode", False) else {}),
                 **_slice(cfg, cell),
+                **({"data_access": sent} if sent else {}),
             }, cfg
         ))
         for kind, ident in (

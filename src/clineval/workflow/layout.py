@@ -10,9 +10,9 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from clineval.benchmarks import get_benchmark
-from clineval.benchmarks.base import DerivedInput, derived_scoring_inputs
+from clineval.benchmarks.base import DerivedInput, derived_scoring_inputs, source_tiers
 from clineval.config.presets import scoring_judges
-from clineval.config.schema.tasks import RESTRICTED, SYNTHETIC
+from clineval.config.schema.tasks import ACCESS, RESTRICTED, SYNTHETIC
 from clineval.config.validate import table_tasks
 from clineval.inference.registry import BackendSpec, backend_of
 from clineval.io import write_text
@@ -356,13 +356,32 @@ class Plan:
         return self._memo(("manifest", step, key),
                           lambda: self.results / "jobs" / step / f"{key}.json")
 
-    def tier(self, task: str) -> str:
-        """The data-access tier of the files the task reads: ``synthetic`` for the demo's,
-        else the tier its ``access`` declares for its official files (null: ``public``)."""
+    def source_tiers(self, task: str) -> dict[str, str]:
+        """The least data-access tier of each official file the task reads, by role, as its
+        benchmark declares it (:func:`clineval.benchmarks.base.source_tiers`); none for the
+        demo's files."""
         spec = self.cfg["tasks"][task]
         if spec["data"].get("source") == "demo":
-            return SYNTHETIC
-        return str(spec.get("access") or "public")
+            return {}
+        return self._memo(("source_tiers", task), lambda: source_tiers(
+            get_benchmark(spec["benchmark"]), spec, self.sources(task)))
+
+    def tiers(self, task: str) -> list[str]:
+        """Every data-access tier the task's data has, least restricted first: ``synthetic``
+        for the demo's files; else its files' own (:meth:`source_tiers`, ``public`` where it
+        reads none restricted) and the one its ``access`` adds."""
+        spec = self.cfg["tasks"][task]
+        if spec["data"].get("source") == "demo":
+            return [SYNTHETIC]
+        found = {*self.source_tiers(task).values(), spec.get("access") or "public"}
+        restricted = [t for t in ACCESS if t in found and t in RESTRICTED]
+        return restricted or ["public"]
+
+    def tier(self, task: str) -> str:
+        """The data-access tier of the files the task reads: ``synthetic`` for the demo's,
+        else the most restricted of :meth:`tiers` (the files' own, or the task's ``access``
+        where it adds one)."""
+        return self.tiers(task)[-1]
 
     def credentialed(self, task: str) -> bool:
         """Artifacts of the task derive from files that may not be shared: credentialed,

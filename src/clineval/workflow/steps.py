@@ -25,7 +25,13 @@ from clineval.io import (
 from clineval.progress import progress
 from clineval.provenance.location import located
 from clineval.provenance.manifest import environment
-from clineval.provenance.record import FileHashes, make_record, prov_path, write_record
+from clineval.provenance.record import (
+    FileHashes,
+    data_access,
+    make_record,
+    prov_path,
+    write_record,
+)
 from clineval.tables.format import (
     RECORDED_MARK,
     SLICE_MARK,
@@ -246,7 +252,7 @@ def score(jobs: list[ScoreJob]) -> None:
             {"examples": job.examples, "requests": job.requests, "generations": job.generations,
              **inputs},
             {"rows": job.rows, "summary": job.summary}, ident["credentialed"],
-            hashes=hashes, environment=env,
+            hashes=hashes, environment=env, **data_access(ident),
         )
         write_record(job.record, record)
         record_code(job.identity, ident)

@@ -108,6 +108,18 @@ def derived_scoring_inputs(bench: Benchmark, task: Record) -> dict[str, DerivedI
     return dict(declared(task)) if declared is not None else {}
 
 
+def source_tiers(bench: Benchmark, task: Record, sources: dict[str, Path]) -> dict[str, str]:
+    """The least data-access tier of each of the task's official ``sources`` (by role, as
+    ``source_files`` gave them; :data:`.sources.TIERS`): the tier the file's licence puts it
+    in, whatever the task's ``access`` says (MIMIC's files are ``credentialed``). The
+    benchmark's optional member ``source_tiers(task, sources)`` declares it
+    (:class:`.standard.StandardBenchmark`'s: each ``OfficialFile.tier``); a benchmark without
+    it reads public files."""
+    declared = getattr(bench, "source_tiers", None)
+    return dict(declared(task, sources)) if declared is not None else dict.fromkeys(
+        sources, "public")
+
+
 class Benchmark(Protocol):
     """A benchmark: official data -> examples -> requests -> scores -> its tables."""
 

@@ -17,8 +17,10 @@ whose tasks the grid holds (:mod:`clineval.config.leaderboard`).
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, fields, is_dataclass
 from fnmatch import fnmatchcase
+from types import FunctionType
+from typing import Any
 
 from clineval.io import Record
 from clineval.metrics.aggregate import Aggregate
@@ -161,3 +163,66 @@ def lower_is_better(metrics: Iterable[Metric]) -> tuple[str, ...]:
 def choices(metrics: Iterable[Metric]) -> list[str]:
     """The declared names: the metric choices of a table layout."""
     return [m.name for m in metrics]
+
+
+def _shape(value: Any) -> Any:
+    """What an aggregate computes, comparable across declarations: its class and fields, a
+    function as its compiled code (two lambdas written alike are alike)."""
+    if isinstance(value, FunctionType):
+        code = value.__code__
+        return ("function", code.co_code, tuple(_shape(c) for c in code.co_consts),
+                code.co_names)
+    if is_dataclass(value) and not isinstance(value, type):
+        return (type(value).__qualname__,
+                tuple(_shape(getattr(value, f.name)) for f in fields(value)))
+    if isinstance(value, tuple | list):
+        return tuple(_shape(v) for v in value)
+    if hasattr(value, "co_code"):  # a nested function's code among a function's constants
+        return ("code", value.co_code, tuple(_shape(c) for c in value.co_consts))
+    return value if isinstance(value, str | int | float | bool | type(None)) else repr(value)
+
+
+#: What a declaration means beyond its name, field by field (:func:`meaning`).
+MEANING = ("label", "aggregate", "outcome", "lower_is_better")
+
+
+def meaning(metric: Metric) -> tuple[Any, ...]:
+    """What a declaration means beyond its name: label, aggregate, outcome, lower-is-better."""
+    return tuple(_shape(getattr(metric, field)) for field in MEANING)
+
+
+def _differences(a: Metric, b: Metric) -> str:
+    """The fields of :data:`MEANING` where two declarations differ, with both values."""
+    def shown(metric: Metric, field: str) -> str:
+        value = getattr(metric, field)
+        return type(value).__name__ if field == "aggregate" and value is not None else repr(value)
+
+    parts = []
+    for field, x, y in zip(MEANING, meaning(a), meaning(b), strict=True):
+        if x != y:
+            one, two = shown(a, field), shown(b, field)
+            parts.append(f"{field} {one} vs {two}" if one != two
+                         else f"{field}: two {one} aggregates over other values")
+    return "; ".join(parts)
+
+
+def declaration_clash(declared: Sequence[tuple[str, Sequence[Metric]]]) -> str | None:
+    """The first metric name declared twice in one benchmark, or declared by two benchmarks
+    with different meanings (:func:`meaning`), as one line naming both declarations;
+    ``declared``: each benchmark's ``metrics``, named by where they are declared
+    (``<module>.<class>.metrics``). None: every name is declared once per meaning."""
+    first: dict[str, tuple[str, Metric]] = {}
+    for where, metrics in declared:
+        own: dict[str, int] = {}
+        for i, metric in enumerate(metrics):
+            here = f"{where}[{i}]"
+            if metric.name in own:
+                return (f"metric {metric.name!r} is declared twice: {where}[{own[metric.name]}] "
+                        f"and {here}; a metric name is declared once in a benchmark")
+            own[metric.name] = i
+            other = first.setdefault(metric.name, (here, metric))
+            if other[0] != here and meaning(other[1]) != meaning(metric):
+                return (f"metric {metric.name!r} is declared with another meaning in {here} "
+                        f"than in {other[0]} ({_differences(metric, other[1])}); a metric "
+                        "another benchmark declares keeps its meaning: rename one")
+    return None

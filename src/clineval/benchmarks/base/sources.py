@@ -15,6 +15,16 @@ from clineval.errors import ConfigError
 #: The sources a task may read: the project's synthetic demo in the official format, or the
 #: user's copy of the official files.
 SOURCE_KINDS = ("demo", "official")
+#: The data-access tiers of official files: ``public``, anyone's; ``credentialed``, only for
+#: those under its data use agreement (PhysioNet's for MIMIC); ``unreleased``, a benchmark's
+#: data its authors have not released; ``private``, the user's own unreleased data. A
+#: benchmark declares the least tier of each official file it reads (``source_tiers``); a
+#: task's ``access`` may add a tier, never declare restricted files public.
+TIERS = ("public", "credentialed", "unreleased", "private")
+#: The tiers whose files may not leave the machine unless the config allows it.
+RESTRICTED = TIERS[1:]
+#: The tier of the demo's files: the project's synthetic data, anyone's.
+SYNTHETIC = "synthetic"
 
 
 class MissingSource(FileNotFoundError):

@@ -8,7 +8,8 @@ read its examples (``write_demo``, ``read_examples``), how to score one output
 table of :mod:`clineval.tables.by_mode`). The rest has a default:
 
 - sources: the demo files under ``data/demo/<task>/``, else the official ones its
-  ``official_files`` name by setting;
+  ``official_files`` name by setting, each with the least data-access tier its licence gives
+  it (``OfficialFile.tier``, ``source_tiers``);
 - exemplars: ``exemplars.count`` (else ``paper_exemplars``) held out of the test examples by
   seeded rank, never evaluated;
 - prompts: a system message, the exemplars as user/assistant turns, the example as the user
@@ -56,6 +57,9 @@ class OfficialFile:
     setting: str
     description: str
     where: str
+    #: The least data-access tier of the file (:data:`.sources.TIERS`): what its licence makes
+    #: it, whatever a task's ``access`` says.
+    tier: str = "public"
 
 
 class StandardBenchmark(DeclaredAggregates):
@@ -120,6 +124,12 @@ class StandardBenchmark(DeclaredAggregates):
                     for role, f in self.official_files.items()}
 
         return demo_or_official(task, task_name, data_root, dict(self.demo_files), official)
+
+    def source_tiers(self, task: Record, sources: Mapping[str, Path]) -> dict[str, str]:
+        """The least data-access tier of each official source file (``source_files``, by
+        role): its ``official_files`` entry's ``tier``."""
+        return {role: self.official_files[role].tier if role in self.official_files
+                else "public" for role in sources}
 
     def write_demo(self, task: Record, sources: dict[str, Path]) -> None:
         raise NotImplementedError

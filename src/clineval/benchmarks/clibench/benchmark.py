@@ -122,6 +122,12 @@ class CliBenchBenchmark(StandardBenchmark):
         return demo_or_official(task, task_name, data_root, _demo_files(kind),
                                 lambda: _official(task, task_name, kind))
 
+    def source_tiers(self, task: Record, sources: dict[str, Path]) -> dict[str, str]:
+        """MIMIC-IV's tables are credentialed (PhysioNet's data use agreement), whatever the
+        task's ``access``; the code systems' files (:data:`CODE_FILES`) are public."""
+        codes = CODE_FILES.get(_kind(task), {})
+        return {role: "public" if role in codes else "credentialed" for role in sources}
+
     def write_demo(self, task: Record, sources: dict[str, Path]) -> None:
         from clineval.mimic.synthetic_mimic4 import Layout, write_mimic4
 

@@ -51,23 +51,28 @@ from clineval.tables.render import Table
 
 @dataclass(frozen=True)
 class Source:
-    """One official file: the loader argument it feeds, what it is, where to get it."""
+    """One official file: the loader argument it feeds, what it is, where to get it, and the
+    least data-access tier its licence gives it (``credentialed``: PhysioNet's)."""
 
     description: str
     where: str
     required: bool = True
+    tier: str = "public"
 
 
+#: The tier of the files PhysioNet's data use agreements cover (MIMIC and the data derived
+#: from it: MedNLI, Problem Summary, MeDiSumQA/Code).
+PHYSIONET = "credentialed"
 _LONGHEALTH = {
     "path": Source("the LongHealth benchmark JSON (benchmark_v5.json)", longhealth.WHERE)
 }
 #: Per dataset: the loader's file arguments (the task's ``data`` settings of the same names).
 SOURCES: dict[str, dict[str, Source]] = {
     "mednli": {
-        "test": Source("the MedNLI test split mli_test_v1.jsonl", loaders_mednli.WHERE),
-        "train": Source(
-            "the MedNLI train or dev split (exemplars)", loaders_mednli.WHERE, required=False
-        ),
+        "test": Source("the MedNLI test split mli_test_v1.jsonl", loaders_mednli.WHERE,
+                       tier=PHYSIONET),
+        "train": Source("the MedNLI train or dev split (exemplars)", loaders_mednli.WHERE,
+                        required=False, tier=PHYSIONET),
     },
     "meqsum": {
         "path": Source(
@@ -76,23 +81,27 @@ SOURCES: dict[str, dict[str, Source]] = {
     },
     "problem_summary": {
         "test": Source(
-            "the task 1A test file BioNLP2023-1A-Test.csv", loaders_problem_summary.WHERE
+            "the task 1A test file BioNLP2023-1A-Test.csv", loaders_problem_summary.WHERE,
+            tier=PHYSIONET,
         ),
         "train": Source(
             "the task 1A train file BioNLP2023-1A-Train.csv (exemplars)",
             loaders_problem_summary.WHERE,
             required=False,
+            tier=PHYSIONET,
         ),
     },
     "longhealth_task1": _LONGHEALTH,
     "longhealth_task2": _LONGHEALTH,
     "longhealth_task3": _LONGHEALTH,
     "medisumqa": {
-        "qa": Source("the MeDiSumQA question-answer file", loaders_medisum.QA_WHERE),
+        "qa": Source("the MeDiSumQA question-answer file", loaders_medisum.QA_WHERE,
+                     tier=PHYSIONET),
         "discharge": Source(
             "MIMIC-IV-Note discharge.csv(.gz) (when the QA file carries no summary text)",
             loaders_medisum.NOTE_WHERE,
             required=False,
+            tier=PHYSIONET,
         ),
     },
     "medisumcode": {
@@ -100,9 +109,12 @@ SOURCES: dict[str, dict[str, Source]] = {
             "a MeDiSumCode JSON (hadm_id, text, icd_codes)",
             "the CLUE authors' generation script run on your MIMIC-IV copy",
             required=False,
+            tier=PHYSIONET,
         ),
-        "discharge": Source("MIMIC-IV-Note discharge.csv(.gz)", loaders_medisum.NOTE_WHERE),
-        "diagnoses_icd": Source("MIMIC-IV hosp/diagnoses_icd.csv(.gz)", loaders_medisum.HOSP_WHERE),
+        "discharge": Source("MIMIC-IV-Note discharge.csv(.gz)", loaders_medisum.NOTE_WHERE,
+                            tier=PHYSIONET),
+        "diagnoses_icd": Source("MIMIC-IV hosp/diagnoses_icd.csv(.gz)", loaders_medisum.HOSP_WHERE,
+                                tier=PHYSIONET),
         "icd9_gem": Source(
             "the ICD-9 to ICD-10 GEM file 2018_I9gem.txt (with icd9: map)",
             loaders_medisum.GEM_WHERE,
@@ -219,6 +231,12 @@ class ClueBenchmark(StandardBenchmark):
         data, dataset = task["data"], _dataset(task)
         return demo_or_official(task, task_name, data_root, DEMO_FILES[dataset],
                                 lambda: _official(data, dataset, task_name))
+
+    def source_tiers(self, task: Record, sources: dict[str, Path]) -> dict[str, str]:
+        """Each official file's least tier (:data:`SOURCES`): PhysioNet's are credentialed."""
+        declared = SOURCES[_dataset(task)]
+        return {role: declared[role].tier if role in declared else PHYSIONET
+                for role in sources}
 
     def write_demo(self, task: Record, sources: dict[str, Path]) -> None:
         dataset = _dataset(task)

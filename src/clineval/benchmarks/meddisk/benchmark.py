@@ -62,6 +62,11 @@ class MedDisKBenchmark(StandardBenchmark):
                                    f"tasks.{task_name}.data.kb", benchmark="MedDisK")},
         )
 
+    def source_tiers(self, task: Record, sources: dict[str, Path]) -> dict[str, str]:
+        """The knowledge base is unreleased (the paper's is not public; a user's own KB is
+        raised to ``private`` by the task's ``access``)."""
+        return dict.fromkeys(sources, "unreleased")
+
     def write_demo(self, task: Record, sources: dict[str, Path]) -> None:
         write_demo_kb(sources["kb"])
 

@@ -69,6 +69,9 @@ class MedEvalBenchmark(StandardBenchmark):
     def source_files(self, task: Record, data_root: Path, task_name: str) -> dict[str, Path]:
         return sources.source_files(task, data_root, task_name)
 
+    def source_tiers(self, task: Record, sources_: dict[str, Path]) -> dict[str, str]:
+        return sources.source_tiers(sources_)
+
     def write_demo(self, task: Record, sources_: dict[str, Path]) -> None:
         sources.write_demo(sources_, int(task["data"].get("seed", 0)))
 

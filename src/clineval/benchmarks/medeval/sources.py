@@ -90,13 +90,21 @@ def source_files(task: Record, data_root: Path, task_name: str) -> dict[str, Pat
     if data["source"] == "demo":
         base = data_root / "demo" / task_name
         return {name: base / DEMO_FILES[name] for name in _demo_names(kind)}
-    if data.get("mimic_cxr") not in (None, "") and task.get("access") != "credentialed":
-        raise ConfigError(
-            f"tasks.{task_name}.data.mimic_cxr: MIMIC-CXR is credentialed data; set "
-            f"tasks.{task_name}.access=credentialed so that API models need "
-            "access.allow_credentialed_data and its artifacts are never pushed by default"
-        )
     return _official(data, kind, task_name)
+
+
+#: The least data-access tier of each official source, by role (an Open-i folder's files are
+#: ``openi:<name>``): a CSV in MedEval's format holds the paper's VA data, which is unreleased
+#: (the task's ``access`` adds ``credentialed`` for MIMIC-derived rows, ``private`` for yours);
+#: Open-i is public; MIMIC-CXR's files are credentialed (PhysioNet).
+TIERS = {"sentences": "unreleased", "reports": "unreleased", "openi": "public",
+         "mimic_cxr": "credentialed", "chexpert": "credentialed",
+         "mimic_cxr_split": "credentialed"}
+
+
+def source_tiers(sources: Mapping[str, Path]) -> dict[str, str]:
+    """Each official source's least tier (:data:`TIERS`; a role it does not name: unreleased)."""
+    return {role: TIERS.get(role.partition(":")[0], "unreleased") for role in sources}
 
 
 def write_demo(sources: Mapping[str, Path], seed: int = 0) -> None:

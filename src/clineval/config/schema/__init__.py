@@ -64,10 +64,11 @@ def _check_layout(name: str, table: Mapping[str, Any], tasks: Mapping[str, Any])
         benchmark = spec.get("benchmark") if isinstance(spec, Mapping) else None
         if owner is not None and benchmark is not None and benchmark != owner:
             own = sorted(layout for layout, (b, _) in layouts().items() if b == benchmark)
+            shown_by = (f"{benchmark} layouts: {', '.join(own)}" if own else
+                        f"{benchmark} implements no layout; layouts across benchmarks: "
+                        f"{', '.join(sorted(k for k, (b, _) in layouts().items() if b is None))}")
             raise SettingError(f"tables.{name}.layout", f"a {owner} layout, but the table shows "
-                               f"{task}, a {benchmark} task",
-                               f"{benchmark} layouts: {', '.join(own) or '(none)'}",
-                               table["layout"])
+                               f"{task}, a {benchmark} task", shown_by, table["layout"])
 
 
 def _check_task(name: str, task: Any) -> None:

@@ -11,6 +11,7 @@ from typing import Any
 
 from clineval.benchmarks import get_settings, names
 from clineval.benchmarks.base.settings import MISSING, setting
+from clineval.errors import ConfigError
 from clineval.metrics.bootstrap import BootstrapSettings
 from clineval.metrics.significance import CORRECTIONS
 from clineval.tables.leaderboard import LAYOUT as LEADERBOARD
@@ -84,11 +85,25 @@ def layouts() -> dict[str, tuple[str | None, type]]:
     return _layouts(names())
 
 
+def _declared_by(benchmark: str | None) -> str:
+    """Where a layout is declared, for a message."""
+    if benchmark is None:
+        return "clineval.tables.leaderboard.LAYOUT (the cross-benchmark leaderboard)"
+    return f"{get_settings(benchmark).__name__}.TABLES (benchmark {benchmark})"
+
+
 @cache
 def _layouts(benchmarks: tuple[str, ...]) -> dict[str, tuple[str | None, type]]:
+    """Every layout -> its benchmark and schema; a name declared twice is a ConfigError naming
+    both declarations."""
     found: dict[str, tuple[str | None, type]] = {LEADERBOARD: (None, Leaderboard)}
     for benchmark in benchmarks:
         for layout, schema in get_settings(benchmark).TABLES.items():
+            if layout in found:
+                raise ConfigError(
+                    f"table layout {layout!r} is declared twice: in "
+                    f"{_declared_by(found[layout][0])} and in {_declared_by(benchmark)}; a "
+                    "layout name is declared once: rename one")
             found[layout] = (benchmark, schema)
     return found
 

@@ -10,21 +10,21 @@ from typing import Any
 
 from clineval.benchmarks import get_settings, names
 from clineval.benchmarks.base.settings import MISSING, Exemplars, setting
+from clineval.benchmarks.base.sources import RESTRICTED, SYNTHETIC, TIERS
 from clineval.config.schema.models import Resources, Truncation
 
-#: The data-access tiers a task declares for its official files (``access``; null: public):
-#: ``public``, anyone's (MedCalc-Bench, MeQSum, LongHealth, Open-i); ``credentialed``, only for
-#: those under its data use agreement (PhysioNet's for MIMIC, MedNLI, Problem Summary);
-#: ``unreleased``, a benchmark's data its authors have not released, in the documented format
-#: the user fills (MedDisK's knowledge base, MedEval's VA data); ``private``, the user's own
-#: unreleased data. The demo's files are the project's synthetic data, anyone's whatever the
-#: task declares. Every tier but ``public`` keeps a remote model away from the task's cells and
-#: its artifacts off DVC remotes unless the config allows it (:mod:`clineval.workflow.access`).
-ACCESS = ("public", "credentialed", "unreleased", "private")
-#: The tier of a task that reads the demo's files, whatever its ``access``.
-SYNTHETIC = "synthetic"
-#: The tiers whose files may not leave the machine unless the config allows it.
-RESTRICTED = ("credentialed", "unreleased", "private")
+#: The data-access tiers a task may declare (``access``; null: its files' own): ``public``,
+#: anyone's (MedCalc-Bench, MeQSum, LongHealth, Open-i); ``credentialed``, only for those under
+#: its data use agreement (PhysioNet's for MIMIC, MedNLI, Problem Summary); ``unreleased``, a
+#: benchmark's data its authors have not released, in the documented format the user fills
+#: (MedDisK's knowledge base, MedEval's VA data); ``private``, the user's own unreleased data.
+#: Each benchmark declares the least tier of its official files (``source_tiers``); ``access``
+#: may add a tier to it, never declare restricted files public. The demo's files are the
+#: project's synthetic data (``SYNTHETIC``), anyone's whatever the task declares. Every tier
+#: but ``public`` (``RESTRICTED``) keeps a remote model away from the task's cells and its
+#: artifacts off DVC remotes unless the config allows it (:mod:`clineval.workflow.access`).
+ACCESS = TIERS
+__all__ = ["ACCESS", "RESTRICTED", "SYNTHETIC", "Task", "task_schema"]
 
 
 @dataclass
