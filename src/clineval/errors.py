@@ -1,4 +1,5 @@
-"""The errors clineval reports to users: a bad config, and bad input data."""
+"""The errors clineval reports to users: a bad config, and bad input data; the article of a
+name a message interpolates."""
 
 from __future__ import annotations
 
@@ -26,3 +27,9 @@ class DataError(ValueError):
         if row is not None and line is not None and line != row:
             problem += f" (row {row} starts on line {line})"
         super().__init__(f"{where}: {problem}")
+
+
+def a_or_an(name: str) -> str:
+    """``name`` after its indefinite article, as a message reads it: ``an openai``, ``a vllm``."""
+    article = "an" if name and name[0].lower() in "aeiou" else "a"
+    return f"{article} {name}"

@@ -19,6 +19,7 @@ from clineval.config.metric_names import check_declarations, check_metric_names
 from clineval.config.schema import SettingError, check_model, check_settings, message
 from clineval.config.schema.origin import Origins
 from clineval.config.slices import validate_slices
+from clineval.errors import a_or_an
 from clineval.figures import spec as figure_spec
 from clineval.inference.registry import backend_of, backends
 from clineval.tables import statistics
@@ -44,7 +45,8 @@ def _require(where: str, section: Mapping[str, Any], keys: Iterable[str]) -> Non
 def _forbid(where: str, model: Mapping[str, Any], backend: str, keys: Iterable[str]) -> None:
     given = sorted(k for k in keys if model.get(k) is not None)
     if given:
-        raise ConfigError(f"{where}: key(s) {', '.join(given)} do not apply to a {backend} model")
+        raise ConfigError(f"{where}: key(s) {', '.join(given)} do not apply to "
+                          f"{a_or_an(backend)} model")
 
 
 def _foreign(own: Mapping[str, type], local_weights: bool) -> set[str]:
@@ -66,9 +68,7 @@ def validate_model(name: str, model: Mapping[str, Any]) -> None:
     if spec.baseline:
         _require(where, model, ("baseline",))
         return
-    if spec.recorded:  # reads its outputs: nothing is sampled, no context is filled
-        _forbid(where, model, backend, ("sampling", "context"))
-    else:
+    if not spec.recorded:  # a recorded model samples nothing (its schema refuses the section)
         sampling = model.get("sampling") or {}
         _require(f"{where}.sampling", sampling, ("temperature", "seed"))
         _forbid(f"{where}.sampling", sampling, backend, spec.unsupported_sampling)
@@ -77,13 +77,14 @@ def validate_model(name: str, model: Mapping[str, Any]) -> None:
         raise ConfigError(f"{where}.prompt_kind=completion: the {backend} backend sends "
                           "chat requests only")
     if spec.local_weights and model.get("path") is None and model.get("build") is None:
-        raise ConfigError(f"{where}: a {backend} model needs `path` (local weights) or `build`")
+        raise ConfigError(f"{where}: {a_or_an(backend)} model needs `path` (local weights) "
+                          "or `build`")
     for section, keys in spec.required.items():
         _require(f"{where}.{section}", model.get(section) or {}, keys)
     access = model.get("access") or {}
     if spec.remote and not isinstance(access.get("allow_credentialed_data"), bool):
         raise ConfigError(
-            f"{where}.access.allow_credentialed_data must be true or false: a {backend} "
+            f"{where}.access.allow_credentialed_data must be true or false: {a_or_an(backend)} "
             "model sends prompts to a server, so its config must say whether credentialed "
             "data (MIMIC, ...) may go there"
         )

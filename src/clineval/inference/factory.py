@@ -6,6 +6,7 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
+from clineval.errors import a_or_an
 from clineval.inference.base import Backend
 from clineval.inference.registry import Answer, Inputs, backend_of
 from clineval.inference.tokens import ApproxTokenCounter, ChatTokenCounter
@@ -17,14 +18,16 @@ def make_backend(
     *,
     baseline_answer: Answer | None = None,
     examples: Mapping[str, dict[str, Any]] | None = None,
+    task: str | None = None,
 ) -> Backend:
     """The backend ``model["backend"]`` names (its ``BACKEND.load``). Engines load here.
 
     ``model_dir``: local weights (a ``local_weights`` backend). ``baseline_answer`` and
     ``examples`` (by id): the benchmark's answer function for a baseline, which this package
-    cannot know.
+    cannot know. ``task``: the task whose cells the backend answers (recorded outputs: its
+    file and rows).
     """
-    return backend_of(model).load(Inputs(model, model_dir, baseline_answer, examples))
+    return backend_of(model).load(Inputs(model, model_dir, baseline_answer, examples, task))
 
 
 def make_token_counter(
@@ -35,7 +38,7 @@ def make_token_counter(
         context = model.get("context") or {}
         return ApproxTokenCounter(chars_per_token=float(context.get("chars_per_token", 3.0)))
     if model_dir is None:
-        raise ValueError(f"a {model['backend']} model ({model.get('id')}) has no tokenizer")
+        raise ValueError(f"{a_or_an(model['backend'])} model ({model.get('id')}) has no tokenizer")
     template = (model.get("engine") or {}).get("chat_template")
     return ChatTokenCounter(
         model_dir, Path(template).read_text(encoding="utf-8") if template else None

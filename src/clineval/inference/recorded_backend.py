@@ -10,7 +10,8 @@ else, and the tables mark the model (:func:`clineval.tables.format.recorded_note
 Layouts (``recorded.layout``):
 
 - ``jsonl``: one object per line with ``id`` (the example id, a string or an integer) and
-  ``output`` (the text); other keys are ignored.
+  ``output`` (the text), and optionally ``task`` (the task the row answers: on every line or on
+  none); other keys are ignored.
 - ``medcalc_official``: the output files of the official MedCalc-Bench code
   (``evaluation/run.py``): one object per line with ``Row Number`` (the example id of clineval's
   v1.0 loader) and ``LLM Answer`` (the answer run.py extracted from the model's reply); also
@@ -24,8 +25,11 @@ Layouts (``recorded.layout``):
   kept as each generation's ``recorded_verdict``. A ``Patient Note`` must open the note that
   the example's prompt shows: a file made from another version of the test set stops there.
 
-An example the cell evaluates without a row in the file stops the job; rows of examples the
-cell does not evaluate are ignored and counted in the log.
+A file answers one task: ``recorded.path`` is one file, or a file per task (``{task: path}``),
+and a file whose rows name their ``task`` answers each task with its own rows. An output longer
+than ``recorded.max_output_chars`` stops the plan and the job, as does a line that is not UTF-8
+text. An example the cell evaluates without a row in the file stops the job; rows of examples
+the cell does not evaluate are ignored and counted in the log.
 """
 
 from __future__ import annotations
@@ -49,19 +53,25 @@ VERDICTS = ("Correct", "Incorrect")
 #: Characters of a row's ``Patient Note`` (spaces collapsed) that must open a note of its
 #: example's prompt: the official code cut some models' notes to a number of tokens.
 NOTE_CHECKED = 100
+#: The longest output a row may hold (characters), unless ``recorded.max_output_chars`` says.
+MAX_OUTPUT_CHARS = 100_000
 
 
 @dataclass
 class Recorded:
     """``recorded:`` of a recorded model (the config's schema)."""
 
-    path: str | None = None  # the file of outputs (required: BACKEND.required)
+    #: the file of outputs (required: BACKEND.required), or a file per task (``{task: path}``)
+    path: str | dict[str, str] | None = None
     layout: str = field(default="jsonl", metadata={
         "choices": lambda: sorted(LAYOUTS), "noun": "recorded layouts"})
     #: the prompting mode the outputs answer: the plan refuses the model's cells in any other
     #: mode (null: not stated, every mode of the grid reads the same outputs)
     mode: str | None = None
-    sha256: str | None = None  # pins the file: other bytes stop the plan and the job
+    #: pins the file (a file per task: ``{task: sha256}``): other bytes stop the plan and the job
+    sha256: str | dict[str, str] | None = None
+    #: the longest output a row may hold, in characters: a longer one stops the plan
+    max_output_chars: int = field(default=MAX_OUTPUT_CHARS, metadata={"ge": 1})
 
 
 @dataclass(frozen=True)
@@ -72,6 +82,7 @@ class Row:
     output: str
     verdict: str | None = None
     note: str | None = None
+    task: str | None = None  # the task it answers (None: any task the file answers)
 
 
 def _error(path: Path, line: int, name: str | None, problem: str) -> DataError:
@@ -106,7 +117,10 @@ def _jsonl(record: Mapping[str, Any], path: Path, line: int) -> tuple[str, Row]:
     output = _text(record, "output", path, line)
     if output is None:
         raise _error(path, line, "output", "expected a string, got None")
-    return _example_id(record["id"], path, line, "id"), Row(line, output)
+    task = _text(record, "task", path, line)
+    if task == "" or (task is None and "task" in record):
+        raise _error(path, line, "task", f"expected a task name, got {record['task']!r}")
+    return _example_id(record["id"], path, line, "id"), Row(line, output, task=task)
 
 
 def _medcalc_official(record: Mapping[str, Any], path: Path, line: int) -> tuple[str, Row]:
@@ -153,13 +167,29 @@ LAYOUTS: dict[str, Callable[[Mapping[str, Any], Path, int], tuple[str, Row]]] = 
 }
 #: The field that holds the example id, by layout (for messages).
 ID_FIELDS = {"jsonl": "id", "medcalc_official": "Row Number"}
+#: The field that holds the (longest part of the) output, by layout (for messages).
+OUTPUT_FIELDS = {"jsonl": "output", "medcalc_official": "LLM Explanation"}
+#: Rows by task (None: rows without a ``task`` field, which answer any task), then example id.
+Rows = dict[str | None, dict[str, Row]]
 
 
-def read_rows(path: Path, text: str, layout: str) -> dict[str, Row]:
-    """The file's rows by example id (DataError naming the file, line and field of a line that
-    is not an object of the layout, and of a second row for an id)."""
+def _tagging(path: Path, line: int, row: Row, first: Row | None) -> None:
+    """Every row of a file names its task, or none does."""
+    if first is not None and (row.task is None) != (first.task is None):
+        named, unnamed = (first, row) if row.task is None else (row, first)
+        raise _error(path, line, "task", f"line {named.line} names its task and line "
+                                         f"{unnamed.line} does not: name the task on every "
+                                         "line or on none")
+
+
+def read_rows(path: Path, text: str, layout: str,
+              max_output_chars: int = MAX_OUTPUT_CHARS) -> Rows:
+    """The file's rows by task and example id (DataError naming the file, line and field of a
+    line that is not an object of the layout, of a second row for an id (of a task), of an
+    output longer than ``max_output_chars``, and of a file with no rows)."""
     read = LAYOUTS[layout]
-    rows: dict[str, Row] = {}
+    rows: Rows = {}
+    first: Row | None = None
     lines = text.splitlines()
     for line, content in enumerate(lines, start=1):
         if not content.strip():
@@ -174,11 +204,86 @@ def read_rows(path: Path, text: str, layout: str) -> dict[str, Row]:
         if not isinstance(record, dict):
             raise _error(path, line, None, f"expected a JSON object, got {content.strip()[:40]}")
         key, row = read(record, path, line)
-        if key in rows:
-            raise _error(path, line, ID_FIELDS[layout], f"duplicate example id {key!r} (first "
-                                                        f"on line {rows[key].line})")
-        rows[key] = row
+        if len(row.output) > max_output_chars:
+            raise _error(path, line, OUTPUT_FIELDS[layout], f"an output of {len(row.output):,} "
+                         f"characters, more than recorded.max_output_chars "
+                         f"({max_output_chars:,}): raise the setting to keep it")
+        _tagging(path, line, row, first)
+        first = first or row
+        task = rows.setdefault(row.task, {})
+        if key in task:
+            of = f" of task {row.task!r}" if row.task else ""
+            raise _error(path, line, ID_FIELDS[layout], f"duplicate example id {key!r}{of} "
+                                                        f"(first on line {task[key].line})")
+        task[key] = row
+    if not rows:
+        raise DataError(path, None, None, "no rows: expected one JSON object per line")
     return rows
+
+
+def decode(path: Path, data: bytes) -> str:
+    """The file's bytes as UTF-8 text (DataError naming the line of the first byte that is
+    not)."""
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as err:
+        line = data.count(b"\n", 0, err.start) + 1
+        column = err.start - data.rfind(b"\n", 0, err.start)  # in bytes, from 1
+        raise _error(path, line, None, f"not UTF-8 text: byte {data[err.start]:#04x} at byte "
+                                       f"{column} of the line ({err.reason})") from err
+
+
+@dataclass(frozen=True)
+class RecordedFile:
+    """A file of outputs, read and checked: its sha256 and its rows."""
+
+    path: Path
+    layout: str
+    sha256: str
+    rows: Rows
+
+    @property
+    def tagged(self) -> bool:
+        """Its rows name their task (each answers that task only)."""
+        return None not in self.rows
+
+    def answers(self, task: str | None) -> dict[str, Row]:
+        """The rows that answer ``task``: its own where rows name their task, else all."""
+        return self.rows.get(task, {}) if self.tagged else self.rows[None]
+
+
+def read_file(path: Path, layout: str, pin: str | None = None,
+              max_output_chars: int = MAX_OUTPUT_CHARS) -> RecordedFile:
+    """The file read once and checked (DataError: missing, other bytes than ``pin``, not UTF-8,
+    a bad line)."""
+    try:
+        data = path.read_bytes()
+    except FileNotFoundError as err:
+        raise DataError(path, None, None, "file not found (the model's recorded.path)") from err
+    sha256 = hashlib.sha256(data).hexdigest()
+    if pin and pin != sha256:
+        raise DataError(path, None, None, f"sha256 {sha256}, but recorded.sha256 pins {pin}: "
+                                          "the file changed")
+    return RecordedFile(path, layout, sha256,
+                        read_rows(path, decode(path, data), layout, max_output_chars))
+
+
+def file_of(spec: Mapping[str, Any], task: str | None) -> str | None:
+    """The file (as configured) that answers ``task``: ``recorded.path``, or its entry for the
+    task when it is a mapping (None: the mapping has none)."""
+    path = spec.get("path")
+    return path.get(task) if isinstance(path, Mapping) else path
+
+
+def pin_of(spec: Mapping[str, Any], task: str | None) -> str | None:
+    """The sha256 that ``recorded.sha256`` pins the file of ``task`` to (None: unpinned)."""
+    pin = spec.get("sha256")
+    return pin.get(task) if isinstance(pin, Mapping) else pin
+
+
+def max_output_chars(spec: Mapping[str, Any]) -> int:
+    """``recorded.max_output_chars``, else :data:`MAX_OUTPUT_CHARS`."""
+    return int(spec.get("max_output_chars") or MAX_OUTPUT_CHARS)
 
 
 def _spaced(text: str) -> str:
@@ -186,29 +291,22 @@ def _spaced(text: str) -> str:
 
 
 class RecordedBackend:
-    """Answers each request with the file's output for its example id."""
+    """Answers each request with the file's output for its example id (and its task, where the
+    file's rows name theirs)."""
 
-    def __init__(self, path: Path, layout: str, pin: str | None = None):
+    def __init__(self, path: Path, layout: str, pin: str | None = None, task: str | None = None,
+                 max_output: int = MAX_OUTPUT_CHARS):
         self.path = path
         self.layout = layout
-        try:
-            data = path.read_bytes()
-        except FileNotFoundError as err:
-            raise DataError(path, None, None, "file not found (the model's recorded.path)") \
-                from err
-        self.sha256 = hashlib.sha256(data).hexdigest()
-        if pin and pin != self.sha256:
-            raise DataError(path, None, None, f"sha256 {self.sha256}, but recorded.sha256 pins "
-                                              f"{pin}: the file changed")
-        try:
-            text = data.decode("utf-8")
-        except UnicodeDecodeError as err:
-            raise DataError(path, None, None, f"not UTF-8 text ({err})") from err
-        self.rows = read_rows(path, text, layout)
+        self.file = read_file(path, layout, pin, max_output)
+        self.sha256 = self.file.sha256
+        self.task = task if self.file.tagged else None
+        self.rows = self.file.answers(task)
 
     def effective_settings(self) -> dict[str, Any]:
         return {"backend": "recorded", "path": portable(self.path), "layout": self.layout,
-                "sha256": self.sha256, "rows": len(self.rows)}
+                "sha256": self.sha256, "rows": len(self.rows),
+                **({"task": self.task} if self.task else {})}
 
     def with_max_tokens(self, max_tokens: int) -> RecordedBackend:
         return self  # its outputs are read, not generated
@@ -216,14 +314,20 @@ class RecordedBackend:
     def generate(self, requests: list[dict[str, Any]]) -> list[Generation]:
         missing = list(dict.fromkeys(r["id"] for r in requests if r["id"] not in self.rows))
         if missing:
+            of = f" of task {self.task}" if self.task else ""
             raise DataError(self.path, None, ID_FIELDS[self.layout], f"no output for "
-                            f"{len(missing)} example(s) the cell evaluates, e.g. {missing[:10]}")
+                            f"{len(missing)} example(s){of} the cell evaluates, e.g. "
+                            f"{missing[:10]}")
         for request in requests:
             self._check_note(request)
         asked = {r["id"] for r in requests}
+        shown = sorted({i for r in requests for i in r.get("exemplar_ids") or ()} & set(self.rows)
+                       - asked)
         log.info("%s: %d row(s); %d answer the %d request(s) of the job, %d ignored (examples "
-                 "that no cell of the job evaluates)", self.path.name, len(self.rows),
-                 len(asked), len(requests), len(self.rows) - len(asked))
+                 "that no cell of the job evaluates%s)", self.path.name, len(self.rows),
+                 len(asked), len(requests), len(self.rows) - len(asked),
+                 f"; {len(shown)} of them the exemplars its prompts show, never scored: "
+                 f"{', '.join(shown[:10])}" if shown else "")
         return [Generation(self.rows[r["id"]].output, "recorded",
                            recorded_verdict=self.rows[r["id"]].verdict) for r in requests]
 
@@ -240,10 +344,14 @@ class RecordedBackend:
 
 
 def load(inputs: Inputs) -> RecordedBackend:
-    """The model's file of outputs, read and checked."""
+    """The file of outputs of the cell's task, read and checked."""
     spec = inputs.model["recorded"]
-    return RecordedBackend(Path(spec["path"]).expanduser(), spec.get("layout") or "jsonl",
-                           spec.get("sha256"))
+    path = file_of(spec, inputs.task)
+    if path is None:
+        raise ValueError(f"the recorded model's recorded.path names no file for task "
+                         f"{inputs.task!r}")
+    return RecordedBackend(Path(path).expanduser(), spec.get("layout") or "jsonl",
+                           pin_of(spec, inputs.task), inputs.task, max_output_chars(spec))
 
 
 def batch_size(model: Mapping[str, Any], todo: int) -> int:

@@ -18,6 +18,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+from clineval.errors import a_or_an
 from clineval.inference.base import Backend
 
 Answer = Callable[[dict[str, Any]], str]
@@ -28,19 +29,21 @@ SUFFIX = "_backend"
 @dataclass(frozen=True)
 class Inputs:
     """What a backend is built from: its model's validated config, the local model folder (a
-    ``local_weights`` backend's, never None there) and a baseline's answer function (the
-    benchmark's) with the examples it answers, by id (a ``baseline`` backend's, never None)."""
+    ``local_weights`` backend's, never None there), a baseline's answer function (the
+    benchmark's) with the examples it answers, by id (a ``baseline`` backend's, never None), and
+    the task whose cells it answers (a ``recorded`` backend's: that task's file and rows)."""
 
     model: Mapping[str, Any]
     model_dir: Path | None = None
     answer: Answer | None = None
     examples: Mapping[str, dict[str, Any]] | None = None
+    task: str | None = None
 
     def folder(self) -> Path:
         """The local model folder (ValueError without one)."""
         if self.model_dir is None:
-            raise ValueError(f"a {self.model['backend']} model ({self.model.get('id')}) needs "
-                             "a local model directory")
+            raise ValueError(f"{a_or_an(self.model['backend'])} model ({self.model.get('id')}) "
+                             "needs a local model directory")
         return self.model_dir
 
 

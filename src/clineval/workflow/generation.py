@@ -129,10 +129,19 @@ class _Engine:
         self.model_dir = model_dir
         self.backend: Backend | None = None
         self.loads = 0
+        self.recorded: dict[str, Backend] = {}  # recorded outputs, by task
 
     def get(self, ident: dict[str, Any], job: CellJob) -> Backend:
         if backend_of(ident["model"]).baseline:
             return _backend(ident, job.examples, None)  # per task; nothing heavy to load
+        if backend_of(ident["model"]).recorded:  # a file (or a file's rows) per task
+            from clineval.inference.factory import make_backend
+
+            _, task, _ = ident["cell"].split("/")
+            if task not in self.recorded:
+                self.recorded[task] = make_backend(ident["model"], None, task=task)
+                self.loads += 1
+            return self.recorded[task]
         if self.backend is None:
             self.backend = _backend(ident, None, self.model_dir)
             self.loads += 1
@@ -286,13 +295,14 @@ def generate_cells(
 
     A model's requests are batched across its cells of the same budget (``max_tokens``: the
     only sampling setting that differs between its cells, config/budget.py); a baseline runs
-    cell by cell (its answers come from each task's examples)."""
+    and recorded outputs run cell by cell (their answers come from each task's examples, or
+    each task's file)."""
     engine = _Engine(model_dir)
     started = time.perf_counter()
     summary: dict[str, Any] = {"shard": f"{shard.index + 1}/{shard.count}", "cells": []}
     cells = _read_cells(jobs, shard)
     pending = [c for c in cells if c.todo]
-    if pending and not backend_of(pending[0].ident["model"]).baseline:
+    if pending and not backend_of(pending[0].ident["model"]).per_example:
         backend = engine.get(pending[0].ident, pending[0].job)
         pending[0].loads = engine.loads
         for cell in pending:
@@ -301,8 +311,9 @@ def generate_cells(
                                            f"({len(pending)} cells)")
     else:
         for cell in pending:
-            before = time.perf_counter()
+            before, loads = time.perf_counter(), engine.loads
             backend = engine.get(cell.ident, cell.job)
+            cell.loads = engine.loads - loads
             cell.settings = backend.effective_settings()
             cell.seconds = time.perf_counter() - before  # its batches add their own time
             _generate_pooled([cell], backend, cell.ident["cell"])

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import dataclasses
 import logging
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from importlib.metadata import version
 from pathlib import Path
 from typing import Any
@@ -28,6 +28,7 @@ from clineval.config.yaml_files import read_yaml
 from clineval.errors import ConfigError
 from clineval.export import eee, eee_schema
 from clineval.inference import gguf_model
+from clineval.inference.recorded_backend import file_of, pin_of
 from clineval.inference.registry import backend_of
 from clineval.metrics import copying
 from clineval.metrics.bootstrap import BootstrapSettings
@@ -133,18 +134,51 @@ def _weights(name: str, model: dict[str, Any], hashes: FileHashCache) -> dict[st
             if p.is_file() and p.suffix in WEIGHT_SUFFIXES and ".cache" not in p.parts}
 
 
-def _recorded(name: str, model: dict[str, Any], hashes: FileHashCache) -> dict[str, str] | None:
-    """A recorded model's file (``recorded.path``): its name and sha256, which a pin
-    (``recorded.sha256``) must match; None for other models."""
+def _per_task(spec: Mapping[str, Any]) -> bool:
+    """A recorded model's ``recorded.path`` (or ``sha256``) is a mapping by task."""
+    return isinstance(spec.get("path"), Mapping) or isinstance(spec.get("sha256"), Mapping)
+
+
+def _recorded(name: str, model: dict[str, Any], task: str,
+              hashes: FileHashCache) -> dict[str, str] | None:
+    """A recorded model's file for ``task`` (``recorded.path``, or its entry for the task): its
+    name and sha256, which a pin (``recorded.sha256``) must match; None for other models."""
     if not backend_of(model).recorded:
         return None
     spec = model["recorded"]
-    path = Path(spec["path"]).expanduser()
-    digest = hashes.sha256(path, f"models.{name}.recorded.path")
-    if spec.get("sha256") and spec["sha256"] != digest:
-        raise ConfigError(f"models.{name}.recorded.sha256: {path} has sha256 {digest}, but the "
-                          f"config pins {spec['sha256']} (the file changed)")
+    where = f"models.{name}.recorded"
+    path = Path(str(file_of(spec, task))).expanduser()
+    digest = hashes.sha256(path, f"{where}.path" + (f".{task}" if _per_task(spec) else ""))
+    pin = pin_of(spec, task)
+    if pin and pin != digest:
+        raise ConfigError(f"{where}.sha256: {path} has sha256 {digest}, but the config pins "
+                          f"{pin} (the file changed)")
     return {"file": path.name, "sha256": digest}
+
+
+def _task_model(model: dict[str, Any], task: str) -> dict[str, Any]:
+    """The model as a cell of ``task`` sees it: a recorded model's file (and pin) per task
+    narrowed to the task's, so that another task's file changes none of its identities."""
+    spec = model.get("recorded")
+    if not backend_of(model).recorded or not _per_task(spec):
+        return model
+    return {**model, "recorded": {**spec, "path": file_of(spec, task),
+                                  "sha256": pin_of(spec, task)}}
+
+
+def _shown_recorded(recorded: Mapping[tuple[str, str], dict[str, str] | None], model: str,
+                    tasks: Sequence[str]) -> dict[str, Any]:
+    """A table's or figure's entry for a recorded model, over the tasks it shows: ``recorded``,
+    its file (``{file, sha256}``), or a list of them where the tasks read several; nothing for
+    other models."""
+    shown: list[dict[str, str]] = []
+    for task in tasks:
+        entry = recorded.get((model, task))
+        if entry and entry not in shown:
+            shown.append(entry)
+    if not shown:
+        return {}
+    return {"recorded": shown[0] if len(shown) == 1 else shown}
 
 
 def _chat_template_sha(model_dir: Path | None) -> str | None:
@@ -305,15 +339,16 @@ def compute_identities(plan: Plan) -> None:
     }
     weights = {name: _weights(name, cfg["models"][name], hashes)
                for name in {c.model for c in plan.cells}}
-    recorded = {name: _recorded(name, cfg["models"][name], hashes)
-                for name in {c.model for c in plan.cells}}
+    recorded = {(c.model, c.task): _recorded(c.model, cfg["models"][c.model], c.task, hashes)
+                for c in plan.cells}
     prompt_kinds = {name: prompt_kind(name, cfg["models"][name])
                     for name in {c.model for c in plan.cells}}
     hashes.save()
     for cell in plan.cells:
         task, mode = cfg["tasks"][cell.task], cfg["modes"][cell.mode]
-        model = budget.with_max_tokens(cfg["models"][cell.model], budget.max_tokens(
-            cell.model, cfg["models"][cell.model], cell.task, task, mode))
+        model = budget.with_max_tokens(_task_model(cfg["models"][cell.model], cell.task),
+                                       budget.max_tokens(cell.model, cfg["models"][cell.model],
+                                                         cell.task, task, mode))
         bench = get_benchmark(task["benchmark"])
         requests = _with_sha(
             {
@@ -352,7 +387,8 @@ def compute_identities(plan: Plan) -> None:
                 # only for a local folder (`path`), so that other models keep their identities
                 **({"weights": weights[cell.model]} if weights[cell.model] is not None else {}),
                 # only for recorded outputs, likewise
-                **({"recorded": recorded[cell.model]} if recorded[cell.model] else {}),
+                **({"recorded": recorded[cell.model, cell.task]}
+                   if recorded[cell.model, cell.task] else {}),
                 "baseline_settings": (task.get("scoring") or {}).get("baselines")
                 if backend_of(model).baseline
                 else None,
@@ -401,7 +437,7 @@ def compute_identities(plan: Plan) -> None:
                     k: cfg["models"][m].get(k)
                     for k in ("id", "display_name", "size", "smoke", "backend")
                 } | _sliced_model(cfg, m, table_tasks(cfg["tables"][name]))
-                | ({"recorded": recorded[m]} if recorded.get(m) else {})
+                | _shown_recorded(recorded, m, [c.task for c in table_cells if c.model == m])
                 for m in sorted(used)
             },
             "modes": {m: cfg["modes"][m] for m in cfg["tables"][name]["modes"]},
@@ -426,7 +462,8 @@ def compute_identities(plan: Plan) -> None:
             "spec": cfg["figures"][name],
             "tables": {t: ids[f"tables/{t}"]["sha"] for t in shown},
             "models": {m: {k: cfg["models"][m].get(k) for k in ("display_name", "smoke")}
-                       | ({"recorded": recorded[m]} if recorded.get(m) else {})
+                       | _shown_recorded(recorded, m, [c.task for t in shown
+                                                       for c in plan.tables[t] if c.model == m])
                        for m in used},
             "tasks": {t: cfg["tasks"][t].get("display_name") for t in tasks},
             "modes": {m: cfg["modes"][m]["description"] for m in modes},

@@ -16,6 +16,7 @@ from clineval.inference.registry import backend_of
 from clineval.workflow.access import check_access
 from clineval.workflow.identities import compute_identities
 from clineval.workflow.layout import Cell, Plan, file_hash_memo
+from clineval.workflow.recorded_files import check_recorded_files
 from clineval.workflow.roots import grid_roots
 
 log = logging.getLogger("clineval")
@@ -139,6 +140,7 @@ def build_plan(
         shown_cells = {c for table in tables.values() for c in table}
         cells = [c for c in cells if c in shown_cells]
     _check_recorded_modes(cfg, cells)
+    check_recorded_files(cfg, cells, hashes)  # each file read and checked; one task per file
     plan = Plan(conf_dir, results, data_root, cfg, cells, tables, skipped=skipped,
                 file_hashes=hashes, figures=_figures(cfg, tables))
     check_access(plan)  # the cells it builds, on the files they read

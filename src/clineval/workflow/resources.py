@@ -24,7 +24,7 @@ from dataclasses import asdict, dataclass, fields
 from typing import Any
 
 from clineval.config.schema.models import Resources
-from clineval.errors import ConfigError
+from clineval.errors import ConfigError, a_or_an
 from clineval.inference.registry import backend_of
 
 
@@ -112,7 +112,7 @@ def _check_gpus(name: str, spec: Mapping[str, Any], res: ModelResources) -> None
     if res.gpus != wanted:
         raise ConfigError(
             f"models.{name}.resources.gpus={res.gpus} but engine.{key}={value}: "
-            f"a {spec['backend']} model needs {why}"
+            f"{a_or_an(spec['backend'])} model needs {why}"
         )
 
 

@@ -335,8 +335,9 @@ def table_texts(
     sliced = [m["display_name"] for _, m in sorted(ident["models"].items()) if m.get("sliced")]
     if sliced:
         built.notes.append(slice_note(sliced))
-    recorded = [(m["display_name"], m["recorded"]["file"], m["recorded"]["sha256"])
-                for _, m in sorted(ident["models"].items()) if m.get("recorded")]
+    recorded = [(m["display_name"], f["file"], f["sha256"])  # a file per task: a list of them
+                for _, m in sorted(ident["models"].items()) if m.get("recorded")
+                for f in (m["recorded"] if isinstance(m["recorded"], list) else [m["recorded"]])]
     if recorded:
         built.notes.append(recorded_note(recorded))
     for bench_name in sorted(set(benchmarks.values())):

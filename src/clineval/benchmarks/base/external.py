@@ -2,7 +2,8 @@
 derived files: a task's settings from ``conf/``, its ``examples.jsonl`` and the outputs.
 
 Predictions are JSONL rows ``{"id", "output"}``, one per example id; an output for an unknown
-id, a missing output, or a non-string output is an error naming the file, line and field.
+id (or for an exemplar, which the prompts show and nothing scores), a missing output, or a
+non-string output is an error naming the file, line and field.
 """
 
 from __future__ import annotations
@@ -15,6 +16,9 @@ from typing import Any
 from clineval.config.locate import add_conf_argument, find_conf
 from clineval.errors import ConfigError, DataError
 from clineval.io import Record, read_jsonl
+
+#: The task's exemplars, beside its ``examples.jsonl`` (the derive step writes both).
+EXEMPLARS = "exemplars.jsonl"
 
 
 def add_arguments(parser: argparse.ArgumentParser, benchmark: str) -> None:
@@ -97,14 +101,34 @@ def task_relative(conf: Path, task: str, overrides: list[str]) -> list[str]:
     return relative
 
 
-def read_predictions(path: Path, examples: list[Record]) -> list[Record]:
-    """The outputs, one per example, checked against the example ids."""
+def exemplar_modes(conf: Path | None, task: Record) -> list[str]:
+    """The task's modes whose prompts show exemplars (``exemplars`` above 0 in
+    ``conf/mode/<mode>.yaml``)."""
+    import yaml
+
+    folder = find_conf(conf) / "mode"
+    shown = []
+    for mode in task.get("modes") or ():
+        path = folder / f"{mode}.yaml"
+        loaded = yaml.safe_load(path.read_text(encoding="utf-8")) if path.is_file() else None
+        if isinstance(loaded, dict) and int(loaded.get("exemplars") or 0) > 0:
+            shown.append(mode)
+    return shown
+
+
+def read_predictions(path: Path, examples: list[Record],
+                     exemplars: dict[str, str] | None = None) -> list[Record]:
+    """The outputs, one per example, checked against the example ids; ``exemplars``: the ids
+    of the task's exemplars, each with what shows it (the message of a row for one)."""
     known = {e["id"] for e in examples}
     seen: set[str] = set()
     rows = []
     for line, record in enumerate(read_jsonl(path, ("id", "output")), start=1):
         if record["id"] not in known:
-            raise DataError(path, line, "id", f"{record['id']!r} is not an example id")
+            shown = (exemplars or {}).get(record["id"])
+            raise DataError(path, line, "id", f"{record['id']!r} is not an example id" + (
+                f": it is the id of {shown}, which its prompts show and nothing scores; drop "
+                "the row" if shown else ""))
         if record["id"] in seen:
             raise DataError(path, line, "id", f"{record['id']!r} appears twice")
         if not isinstance(record["output"], str):
@@ -121,7 +145,12 @@ def score(bench: Any, args: argparse.Namespace) -> int:
     """Score the predictions with the benchmark's own scoring; print rows and summary."""
     task = task_settings(args.conf, args.task, bench.name, list(args.overrides))
     examples = read_jsonl(args.examples, ("id",))
-    rows, summary = bench.score(task, examples, read_predictions(args.predictions, examples))
+    beside = args.examples.with_name(EXEMPLARS)
+    modes = " and ".join(exemplar_modes(args.conf, task)) or "exemplar"
+    exemplars = {e["id"]: f"an exemplar of task {args.task} (its {modes} mode; {beside})"
+                 for e in (read_jsonl(beside, ("id",)) if beside.is_file() else [])}
+    rows, summary = bench.score(task, examples,
+                                read_predictions(args.predictions, examples, exemplars))
     if args.json:
         print(json.dumps({"task": args.task, "rows": rows, "summary": summary},
                          ensure_ascii=False, sort_keys=True))

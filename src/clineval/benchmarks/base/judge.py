@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from clineval.errors import ConfigError
+from clineval.errors import ConfigError, a_or_an
 from clineval.inference.registry import backend_of
 from clineval.io import Record
 from clineval.provenance.hashing import sha256_obj
@@ -72,8 +72,8 @@ def judge(task: Record, spec: Record) -> Judge:
     model = {k: v for k, v in spec.items() if k != "preset"}
     backend = backend_of(model)
     if backend.baseline or backend.recorded:
-        raise ConfigError(f"the judge {name!r} is a {model['backend']} model: a judge must be a "
-                          "model that generates")
+        raise ConfigError(f"the judge {name!r} is {a_or_an(model['backend'])} model: a judge "
+                          "must be a model that generates")
     given = (task.get("judges") or {}).get(name) or {}
     if not backend.local_weights:
         folder = None

@@ -23,7 +23,7 @@ from clineval.config.schema.models import model_schema
 from clineval.config.schema.origin import Origins
 from clineval.config.schema.tables import layouts, table_schema
 from clineval.config.schema.tasks import task_schema
-from clineval.errors import ConfigError
+from clineval.errors import ConfigError, a_or_an
 from clineval.figures.spec import KINDS as FIGURE_KINDS
 from clineval.figures.spec import Figure
 from clineval.inference.registry import backends
@@ -38,10 +38,21 @@ def message(err: SettingError, origins: Origins | None = None) -> str:
     return f"{head}: {err.problem}{origin}" + (f"; {err.valid}" if err.valid else "")
 
 
+#: The sections of a model that generates: a baseline or recorded outputs has none.
+GENERATING = ("sampling", "context")
+
+
 def check_model(where: str, model: Any, judge: bool = False) -> None:
-    """A model config against the schema of its backend (SettingError on the first problem)."""
+    """A model config against the schema of its backend (SettingError on the first problem;
+    first, a section a model that generates nothing cannot use, whatever its content)."""
     backend = model.get("backend") if isinstance(model, Mapping) else None
     known = isinstance(backend, str) and backend in backends()
+    if known and backends()[backend].per_example:
+        given = next((k for k in GENERATING if model.get(k) is not None), None)
+        if given:
+            raise SettingError(join_key(where, given), f"does not apply to "
+                               f"{a_or_an(backend)} model: it generates nothing (its answers "
+                               "are read, not sampled)", "remove the section")
     check_section(model_schema(backend if known else "", judge), model, where)
 
 
