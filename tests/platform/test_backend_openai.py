@@ -399,7 +399,7 @@ def test_openai_config_errors_are_specific():
         ({"api": {**base["api"], "key": "sk-..."}}, r"models\.x\.api\.key: unknown key"),
         ({"client": {"retries": 3}}, r"models\.x\.client\.retries: unknown key.*max_attempts"),
         ({"access": {}}, r"models\.x\.access\.allow_credentialed_data must be true or false"),
-        ({"path": "/models/m"}, r"models\.x: key\(s\) path do not apply to a openai model"),
+        ({"path": "/models/m"}, r"models\.x: key\(s\) path do not apply to an openai model"),
     ]
     for change, message in cases:
         with pytest.raises(ConfigError, match=message):

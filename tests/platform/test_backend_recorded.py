@@ -13,14 +13,17 @@ import pytest
 import yaml
 from workflow_run import planned_jobs, snakemake
 
+from clineval.benchmarks.base import external
 from clineval.benchmarks.medcalc.synthetic import generate_rows
 from clineval.config.compose import ConfigError
 from clineval.config.validate import validate_model
-from clineval.errors import DataError
+from clineval.errors import DataError, a_or_an
 from clineval.figures import style
-from clineval.inference.recorded_backend import RecordedBackend
+from clineval.inference.recorded_backend import RecordedBackend, load
+from clineval.inference.registry import Inputs
 from clineval.provenance.hashing import sha256_file
 from clineval.tables.format import recorded_note
+from clineval.workflow import recorded_files
 from clineval.workflow.plan import build_plan
 
 CONF = Path(__file__).resolve().parents[2] / "conf"
@@ -171,7 +174,13 @@ def preset(**changes) -> dict:
      r"models\.rec\.recorded\.layout='csv': unknown value.*valid recorded layouts: jsonl, "
      r"medcalc_official"),
     ({"recorded": {"path": "x.jsonl"}, "sampling": {"temperature": 0, "max_tokens": 8, "seed": 0}},
-     r"models\.rec: key\(s\) sampling do not apply to a recorded model"),
+     r"^models\.rec\.sampling: does not apply to a recorded model: it generates nothing"),
+    ({"recorded": {"path": "x.jsonl"}, "sampling": {"stop_loop": 48}},
+     r"^models\.rec\.sampling: does not apply to a recorded model: it generates nothing"),
+    ({"recorded": {"path": "x.jsonl"}, "context": {"max_model_len": 512}},
+     r"^models\.rec\.context: does not apply to a recorded model"),
+    ({"recorded": {"path": "x.jsonl", "max_output_chars": 0}},
+     r"models\.rec\.recorded\.max_output_chars=0: out of range"),
     ({"recorded": {"path": "x.jsonl"}, "path": "/models/x"},
      r"models\.rec: key\(s\) path do not apply to a recorded model"),
     ({"backend": "baseline", "baseline": "constant"},
@@ -280,3 +289,188 @@ def test_a_recorded_model_runs_through_the_workflow_marked_in_its_table(tmp_path
     assert planned_jobs(work, grid) == {"generate_rec": 1, "score_medcalc": 1, "table": 1,
                                         "figure": 2, "report": 1, "examples": 1,
                                         "all_tables": 1}
+
+
+def test_sampling_on_a_baseline_model_says_that_it_does_not_apply():
+    model = yaml.safe_load((CONF / "model" / "constant.yaml").read_text(encoding="utf-8"))
+    with pytest.raises(ConfigError, match=r"^models\.base\.sampling: does not apply to a baseline "
+                                          r"model: it generates nothing[^\n]*$"):
+        validate_model("base", {**model, "sampling": {"stop_loop": 48}})
+
+
+def test_backend_names_take_their_article():
+    assert [a_or_an(n) for n in ("openai", "vllm", "recorded", "")] == [
+        "an openai", "a vllm", "a recorded", "a "]
+
+
+@pytest.mark.parametrize(("lines", "message"), [
+    ([b'{"id": "1", "output": "a"}', b'{"id": "2", "output": "caf\xe9"}'],
+     r"line 2: not UTF-8 text: byte 0xe9 at byte 27 of the line \(invalid continuation byte\)$"),
+    ([b'{"id": "1", "output": "a", "task": "t"}', b'{"id": "2", "output": "b"}'],
+     r"line 2, field 'task': line 1 names its task and line 2 does not"),
+    ([b'{"id": "1", "output": "a", "task": 3}'], r"line 1, field 'task': expected a string"),
+    ([b'{"id": "1", "output": "a", "task": "t"}', b'{"id": 1, "output": "b", "task": "t"}'],
+     r"line 2, field 'id': duplicate example id '1' of task 't' \(first on line 1\)"),
+    ([b"", b"  "], r"no rows: expected one JSON object per line"),
+])
+def test_bytes_tasks_and_empty_files_name_the_line_and_field(tmp_path, lines, message):
+    path = tmp_path / "outputs.jsonl"
+    path.write_bytes(b"\n".join(lines) + b"\n")
+    with pytest.raises(DataError, match=rf"^{path}[,:] {message}"):
+        RecordedBackend(path, "jsonl")
+
+
+def test_an_output_longer_than_the_limit_is_refused_with_its_line(tmp_path):
+    path = write(tmp_path, '{"id": "1", "output": "a"}',
+                 json.dumps({"id": "2", "output": "x" * 11}))
+    assert RecordedBackend(path, "jsonl", max_output=11).rows["2"].output == "x" * 11
+    with pytest.raises(DataError, match=rf"^{path}, line 2, field 'output': an output of 11 "
+                                        r"characters, more than recorded\.max_output_chars "
+                                        r"\(10\): raise the setting to keep it$"):
+        RecordedBackend(path, "jsonl", max_output=10)
+
+
+def test_rows_that_name_their_task_answer_that_task_only(tmp_path):
+    path = write(tmp_path, '{"id": "1", "output": "a1", "task": "a"}',
+                 '{"id": "1", "output": "b1", "task": "b"}', '{"id": "2", "output": "b2", '
+                 '"task": "b"}')
+    a, b = (load(Inputs({"recorded": {"path": str(path)}}, task=t)) for t in ("a", "b"))
+    assert [g.output for g in a.generate([request("1")])] == ["a1"]
+    assert [g.output for g in b.generate([request("2"), request("1")])] == ["b2", "b1"]
+    assert (a.effective_settings()["rows"], a.effective_settings()["task"]) == (1, "a")
+    with pytest.raises(DataError, match=r"no output for 1 example\(s\) of task a the cell "
+                                        r"evaluates, e\.g\. \['2'\]"):
+        a.generate([request("2")])
+
+
+def test_a_file_per_task_is_read_for_its_task(tmp_path):
+    first = write(tmp_path, '{"id": "1", "output": "from a"}')
+    second = tmp_path / "b.jsonl"
+    second.write_text('{"id": "1", "output": "from b"}\n', encoding="utf-8")
+    spec = {"recorded": {"path": {"a": str(first), "b": str(second)}}}
+    assert load(Inputs(spec, task="b")).generate([request("1")])[0].output == "from b"
+    assert load(Inputs(spec, task="a")).generate([request("1")])[0].output == "from a"
+
+
+def test_rows_of_exemplars_are_named_in_the_log(caplog):
+    backend = RecordedBackend(GENERIC, "jsonl")
+    with caplog.at_level(logging.INFO, logger="clineval"):
+        backend.generate([{**request("1"), "exemplar_ids": ["99"]}])
+    assert "6 ignored (examples that no cell of the job evaluates; 1 of them the exemplars its " \
+           "prompts show, never scored: 99)" in caplog.text
+
+
+def medeval_plan(tmp_path: Path, *overrides: str):
+    """The recorded model ``rec`` on MedEval's two sentence tasks (zero-shot, Table 2)."""
+    return build_plan(CONF, ["grid=medeval_demo", "+model@models.rec=recorded",
+                             "models.rec.display_name=Released", "grid.select.models=[rec]",
+                             "grid.select.modes=[zero_shot]",
+                             "grid.select.tables=[medeval_table2]", *overrides],
+                      results=tmp_path / "results", data_root=tmp_path / "data")
+
+
+def both(tmp_path: Path, tagged: bool) -> Path:
+    rows = [{"id": i, "output": "normal", **({"task": t} if tagged else {})}
+            for t in ("medeval_abnormality", "medeval_ambiguity") for i in ("s1", "s2")]
+    path = tmp_path / ("tagged.jsonl" if tagged else "shared.jsonl")
+    path.write_text("".join(json.dumps(r) + "\n" for r in (rows if tagged else rows[:2])),
+                    encoding="utf-8")
+    return path
+
+
+def test_one_file_for_two_tasks_is_refused_unless_it_says_which_rows_answer_which(tmp_path):
+    shared = both(tmp_path, tagged=False)
+    with pytest.raises(ConfigError, match=rf"^models\.rec\.recorded\.path: {shared} would answer "
+                                          r"tasks medeval_abnormality and medeval_ambiguity, "
+                                          r"whose example ids may overlap, by example id alone: "
+                                          r"give a file per task [^\n]*$"):
+        medeval_plan(tmp_path, f"models.rec.recorded.path={shared}")
+    tagged = both(tmp_path, tagged=True)
+    found = medeval_plan(tmp_path, f"models.rec.recorded.path={tagged}")
+    generation = found.identities["rec/medeval_ambiguity/zero_shot/generation"]["identity"]
+    assert generation["recorded"] == {"file": "tagged.jsonl", "sha256": sha256_file(tagged)}
+    other = tmp_path / "other.jsonl"
+    shutil.copy(shared, other)
+    mapping = f"models.rec.recorded.path={{medeval_abnormality:'{shared}'," \
+              f"medeval_ambiguity:'{other}'}}"
+    before = medeval_plan(tmp_path, mapping)
+    ambiguity = before.identities["rec/medeval_ambiguity/zero_shot/generation"]["identity"]
+    assert ambiguity["recorded"]["file"] == "other.jsonl"
+    assert ambiguity["model"]["recorded"]["path"] == str(other)
+    assert before.identities["tables/medeval_table2"]["identity"]["models"]["rec"][
+        "recorded"] == [{"file": "shared.jsonl", "sha256": sha256_file(shared)},
+                        {"file": "other.jsonl", "sha256": sha256_file(other)}]
+    other.write_text('{"id": "s9", "output": "normal"}\n', encoding="utf-8")
+    after = medeval_plan(tmp_path, mapping)
+    changed = {k for k, v in before.identities.items() if after.identities[k]["sha"] != v["sha"]}
+    assert "rec/medeval_ambiguity/zero_shot/generation" in changed
+    assert "rec/medeval_abnormality/zero_shot/generation" not in changed
+
+
+@pytest.mark.parametrize(("setting", "message"), [
+    ("{medeval_abnormality:'FILE'}", r"^models\.rec\.recorded\.path: no file for task "
+                                     r"medeval_ambiguity \(the model runs it; the mapping names "
+                                     r"medeval_abnormality\)"),
+    ("{medeval_abnormality:'FILE',medeval_ambiguity:'FILE',nowhere:'FILE'}",
+     r"^models\.rec\.recorded\.path\.nowhere: no task 'nowhere' in the config"),
+])
+def test_a_file_per_task_names_each_planned_task(tmp_path, setting, message):
+    shared = both(tmp_path, tagged=False)
+    with pytest.raises(ConfigError, match=message):
+        medeval_plan(tmp_path, "models.rec.recorded.path=" + setting.replace("FILE", str(shared)))
+
+
+def test_a_tagged_file_without_rows_for_a_planned_task_stops_the_plan(tmp_path):
+    path = write(tmp_path, '{"id": "s1", "output": "normal", "task": "medeval_abnormality"}')
+    with pytest.raises(ConfigError, match=rf"^models\.rec\.recorded\.path: {path} has no row for "
+                                          r"task medeval_ambiguity \(its rows name "
+                                          r"medeval_abnormality\)$"):
+        medeval_plan(tmp_path, f"models.rec.recorded.path={path}")
+
+
+@pytest.mark.parametrize(("content", "more", "message"), [
+    (b'{"id": "1", "output": "a"}\n{"id": "1", "output": "b"}\n', (),
+     r"line 2, field 'id': duplicate example id '1' \(first on line 1\)"),
+    (b'{"id": "1", "output": ["a"]}\n', (), r"line 1, field 'output': expected a string"),
+    (b'{"output": "a"}\n', (), r"line 1, field 'id': missing"),
+    (b'{"id": "1", "output": "a"}\n{"id": "2", "output": "\xff"}\n', (),
+     r"line 2: not UTF-8 text"),
+    ('{"id": "1", "output": "%s"}\n' % ("x" * 100_001), (),
+     r"line 1, field 'output': an output of 100,001 characters, more than "
+     r"recorded\.max_output_chars \(100,000\)"),
+    (b'{"id": "1", "output": "abcdef"}\n', ("+models.rec.recorded.max_output_chars=5",),
+     r"line 1, field 'output': an output of 6 characters, more than recorded\.max_output_chars "
+     r"\(5\)"),
+])
+def test_the_plan_checks_the_file_and_names_its_line_and_field(tmp_path, content, more, message):
+    path = tmp_path / "outputs.jsonl"
+    if isinstance(content, str):
+        path.write_text(content, encoding="utf-8")
+    else:
+        path.write_bytes(content)
+    with pytest.raises(ConfigError, match=rf"^models\.rec\.recorded\.path: {path}, {message}"):
+        plan(tmp_path, *recorded(path), *more)
+
+
+def test_a_file_that_passed_is_not_read_again_while_its_bytes_are_the_same(tmp_path, monkeypatch):
+    file = tmp_path / "outputs.jsonl"
+    shutil.copy(GENERIC, file)
+    plan(tmp_path, *recorded(file))
+    memo = json.loads((tmp_path / "results" / "identity" / "recorded-checks.json").read_text())
+    assert list(memo.values()) == [None]
+    monkeypatch.setattr(recorded_files, "read_file", lambda *a, **k: pytest.fail("read again"))
+    plan(tmp_path, *recorded(file))
+
+
+def test_an_exemplar_id_among_predictions_is_named_as_the_exemplar(tmp_path):
+    examples = [{"id": "1"}, {"id": "2"}]
+    predictions = tmp_path / "p.jsonl"
+    predictions.write_text('{"id": "107", "output": "3"}\n', encoding="utf-8")
+    exemplars = {"107": "an exemplar of task medcalc (its one_shot mode; exemplars.jsonl)"}
+    with pytest.raises(DataError, match=r"p\.jsonl, row 1, field 'id': '107' is not an example "
+                                        r"id: it is the id of an exemplar of task medcalc \(its "
+                                        r"one_shot mode; exemplars\.jsonl\), which its prompts "
+                                        r"show and nothing scores; drop the row$"):
+        external.read_predictions(predictions, examples, exemplars)
+    assert external.exemplar_modes(CONF, {"modes": ["zero_shot", "cot", "one_shot"]}) == [
+        "one_shot"]

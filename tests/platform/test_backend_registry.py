@@ -160,12 +160,12 @@ def test_a_new_backend_is_validated_by_its_declaration(echo):
     with pytest.raises(ConfigError, match=r"models\.echo\.engine\.replicas=0: out of range"):
         validate_model("echo", echo_model(echo, engine={"replicas": 0}))
     with pytest.raises(ConfigError, match=r"models\.echo\.sampling: key\(s\) stop do not "
-                                          "apply to a echo model"):
+                                          "apply to an echo model"):
         validate_model("echo", echo_model(echo, sampling={"temperature": 0, "max_tokens": 8,
                                                           "seed": 0, "stop": "\n"}))
     with pytest.raises(ConfigError, match=r"models\.echo: key\(s\) api do not apply"):
         validate_model("echo", echo_model(echo, api={"base_url": "http://x", "model": "m"}))
-    with pytest.raises(ConfigError, match=r"a echo model needs `path` .* or `build`"):
+    with pytest.raises(ConfigError, match=r"an echo model needs `path` .* or `build`"):
         validate_model("echo", echo_model(echo, path=None))
     with pytest.raises(ConfigError, match=r"models\.echo\.context: required key "
                                           "'max_model_len'"):
@@ -177,7 +177,7 @@ def test_a_new_backend_gets_its_prompt_kind_resources_and_loader_from_its_declar
     model = echo_model(echo)
     assert prompt_kind("echo", model) == "completion"  # local weights: its folder decides
     assert conda_env(model) == "echo.yaml"
-    with pytest.raises(ConfigError, match=r"resources\.gpus=0 but engine\.replicas=2: a echo "
+    with pytest.raises(ConfigError, match=r"resources\.gpus=0 but engine\.replicas=2: an echo "
                                           "model needs one GPU per replica"):
         model_resources({"echo": echo_model(echo, engine={"replicas": 2})})
     assert model_resources({"echo": {**model, "resources": {"gpus": 1}}})["echo"].gpus == 1
@@ -185,7 +185,7 @@ def test_a_new_backend_gets_its_prompt_kind_resources_and_loader_from_its_declar
     assert type(backend).__name__ == "EchoBackend" and backend.model_dir == echo
     request = {"id": "1", "messages": [{"role": "user", "content": "hi"}]}
     assert [g.output for g in backend.generate([request])] == ["> hi"]
-    with pytest.raises(ValueError, match=r"a echo model \(echo/1\) needs a local model"):
+    with pytest.raises(ValueError, match=r"an echo model \(echo/1\) needs a local model"):
         factory.make_backend(model, None)
     remote = dataclasses.replace(registry.get_backend("echo"), remote=True, chat_only=True,
                                  local_weights=False)
