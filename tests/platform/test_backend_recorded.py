@@ -21,9 +21,11 @@ from clineval.errors import DataError, a_or_an
 from clineval.figures import style
 from clineval.inference.recorded_backend import RecordedBackend, load
 from clineval.inference.registry import Inputs
-from clineval.provenance.hashing import sha256_file
+from clineval.io import read_jsonl, write_json, write_jsonl
+from clineval.provenance.hashing import sha256_file, sha256_obj
 from clineval.tables.format import recorded_note
 from clineval.workflow import recorded_files
+from clineval.workflow.generation import CellJob, generate_cells
 from clineval.workflow.plan import build_plan
 
 CONF = Path(__file__).resolve().parents[2] / "conf"
@@ -474,3 +476,26 @@ def test_an_exemplar_id_among_predictions_is_named_as_the_exemplar(tmp_path):
         external.read_predictions(predictions, examples, exemplars)
     assert external.exemplar_modes(CONF, {"modes": ["zero_shot", "cot", "one_shot"]}) == [
         "one_shot"]
+
+
+def test_one_job_answers_each_task_of_the_model_from_its_own_rows(tmp_path):
+    """Two cells of one recorded model in one generation job: each reads its task's rows."""
+    path = write(tmp_path, '{"id": "1", "output": "a1", "task": "a"}',
+                 '{"id": "1", "output": "b1", "task": "b"}')
+    model = {"id": "r", "revision": "1", "backend": "recorded", "recorded": {"path": str(path)}}
+    requests = tmp_path / "requests.jsonl"
+    write_jsonl(requests, [{**request("1"), "request_sha": "same prompt"}])
+    jobs = []
+    for task in ("a", "b"):
+        content = {"cell": f"rec/{task}/zero_shot", "benchmark": "medcalc", "model": model,
+                   "model_name": "rec", "credentialed": False, "requests": task}
+        ident = tmp_path / f"{task}.identity.json"
+        write_json(ident, {"sha": sha256_obj(content), "identity": content})
+        where = tmp_path / task
+        jobs.append(CellJob(ident, requests, where / "gen.jsonl", where / "gen.meta.json",
+                            where / "cache.jsonl"))
+    generate_cells(jobs, None)
+    assert [read_jsonl(j.out)[0]["output"] for j in jobs] == ["a1", "b1"]
+    metas = [json.loads(j.meta.read_text()) for j in jobs]
+    assert [(m["effective_settings"]["task"], m["engine_loads"]) for m in metas] == [
+        ("a", 1), ("b", 1)]
