@@ -61,7 +61,8 @@ def mimic(tmp_path_factory) -> Path:
 def official_clibench(mimic: Path, *tasks: str) -> list[str]:
     """Overrides that point ``tasks`` at the official files of ``mimic``."""
     layout = Layout(mimic)
-    own = {"clibench_labs": {"loinc_hierarchy": layout.loinc_hierarchy},
+    own = {"clibench_labs": {"loinc_hierarchy": layout.loinc_hierarchy,
+                             "lab_loinc_map": layout.lab_loinc_map},
            "clibench_prescriptions": {"ndc_atc": layout.ndc_atc,
                                       "atc_titles": layout.atc_titles}}
     return [f"tasks.{task}.data.{key}={value}" for task in tasks
