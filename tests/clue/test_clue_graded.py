@@ -17,7 +17,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from graded import assert_reads_the_grades
+from graded import assert_agrees_by_batch
 
 from clineval.benchmarks.clue import extract
 from clineval.io import read_jsonl
@@ -35,6 +35,12 @@ KINDS = ("mednli", "meqsum", "problem_summary", "longhealth_task1", "longhealth_
 # repeat the exemplar's answer, version 4 scored the four summaries that only replay an
 # exemplar's answer as written).
 DISAGREEMENTS: dict[str, str] = {}
+#: The batch of the public MeQSum outputs added on questions no earlier output used (README.md).
+FRESH = "fresh43"
+#: The least agreement of each batch (the first: graded.MINIMUM_AGREEMENT). fresh43's is the
+#: share measured at this commit (30 of 30); the lead sets it after merging the careful readings
+#: fix.
+MINIMUM = {FRESH: 1.0}
 
 
 def _graded() -> list[dict[str, Any]]:
@@ -97,8 +103,17 @@ def test_fixture_is_complete_and_well_formed() -> None:
             assert "reference" not in r, f"{where}: public data's references stay out"
 
 
+def batch(key: str) -> str:
+    """The batch of an output: :data:`FRESH` for the run of that label, else ``first``."""
+    return FRESH if key.startswith(f"{FRESH}:") else "first"
+
+
 def test_the_harness_reads_what_the_grader_reads() -> None:
-    assert_reads_the_grades(_graded(), reading, DISAGREEMENTS)
+    records = _graded()
+    misses = {r["key"]: (found, r["grade"]) for r in records
+              if (found := reading(r)) != r["grade"]}
+    assert_agrees_by_batch(misses, {r["key"]: batch(r["key"]) for r in records},
+                           DISAGREEMENTS, MINIMUM)
 
 
 def test_the_papers_reading_credits_what_the_grader_does_not() -> None:

@@ -1,13 +1,15 @@
 """Robust MedCalc-Bench extraction against a hand-graded set of real model outputs (issue 26).
 
-``tests/fixtures/medcalc_graded/v1.0_smollm2_zero_shot.jsonl`` (README.md there) holds the 200
-SmolLM2-135M outputs of ``conf/grid/real_public.yaml`` on MedCalc-Bench v1.0, zero-shot, each with
-the value a careful grader reads as the model's answer (or null: no answer). The robust reader
-must read that value on at least 98 % of them, and the rows where it does not are pinned, so any
-change of the reader on real output shows here. The patient notes are not committed: each row
-carries the word runs its output shares with its note (``note_overlap``), which is all the copy
-rule needs. With CLINEVAL_DATA_DIR, the robust and official verdicts on the same rows are checked
-against the dataset's labels.
+``tests/fixtures/medcalc_graded/v1.0_smollm2_zero_shot.jsonl`` (README.md there) holds
+SmolLM2-135M outputs of ``conf/grid/real_public.yaml`` on MedCalc-Bench v1.0, zero-shot, in two
+batches on disjoint rows (``first200``: the first 200 rows by hash; ``fresh43``: 40 rows drawn with
+slice seed 43 outside them), each with the value a careful grader reads as the model's answer (or
+null: no answer). The robust reader must read that value on at least 98 % of the first batch and
+on the share measured for the second, each batch's agreement reported apart, and the rows where
+it does not are pinned, so any change of the reader on real output shows here. The patient
+notes are not committed: each row carries the word runs its output shares with its note
+(``note_overlap``), which is all the copy rule needs. With CLINEVAL_DATA_DIR, the robust and
+official verdicts on the same rows are checked against the dataset's labels, per batch.
 """
 
 from __future__ import annotations
@@ -19,7 +21,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from graded import assert_agrees
+import yaml
+from graded import assert_agrees_by_batch
 
 from clineval.benchmarks.medcalc.extract import (
     Extraction,
@@ -30,28 +33,35 @@ from clineval.benchmarks.medcalc.extract import (
 from clineval.benchmarks.medcalc.extract_robust import robust_check
 from clineval.benchmarks.medcalc.loader import read_test_csv
 from clineval.benchmarks.medcalc.scoring import score_row
+from clineval.config.slices import take
 from clineval.io import read_jsonl
 
 FIXTURE = (Path(__file__).resolve().parents[1] / "fixtures" / "medcalc_graded"
            / "v1.0_smollm2_zero_shot.jsonl")
-ROWS = 200
+FRESH_CONFIG = FIXTURE.parents[1] / "graded_fresh43.yaml"
+#: The outputs of each batch.
+BATCHES = {"first200": 200, "fresh43": 40}
 # A word that no output holds: joining the overlaps with it makes no word run across two of them.
 _BREAK = "\nnoteoverlapbreak\n"
-# Rows where the robust reading differs from the hand grade, and why.
+# Rows where the robust reading differs from the hand grade, and why (none in fresh43).
 DISAGREEMENTS: dict[int, str] = {
     898: "'Scores 12, 15, 18, …' lists candidates (no one answer); robust reads its first number",
 }
-# Measured on the 200 rows against the v1.0 labels (docs/medcalc.md, "Robust extraction"): the
-# rows each setting scores right, and how many rows the two verdicts agree on. The hand grades,
-# judged by the robust correctness rules, are right on exactly the robust setting's rows.
-OFFICIAL_CORRECT = [245]
-ROBUST_CORRECT = [245, 305, 310, 380, 542]
-VERDICT_AGREEMENT = 196
+# The least agreement of each batch (the first: graded.MINIMUM_AGREEMENT). fresh43's is the share
+# measured at this commit (40 of 40); the lead sets it after merging the careful readings fix.
+MINIMUM = {"fresh43": 1.0}
+# Measured per batch against the v1.0 labels (docs/medcalc.md, "Robust extraction"): the rows
+# each setting scores right, and how many rows the two verdicts agree on. The hand grades, judged
+# by the robust correctness rules, are right on exactly the robust setting's rows.
+OFFICIAL_CORRECT = {"first200": [245], "fresh43": []}
+ROBUST_CORRECT = {"first200": [245, 305, 310, 380, 542], "fresh43": []}
+VERDICT_AGREEMENT = {"first200": 196, "fresh43": 40}
 
 
 def _graded() -> list[dict[str, Any]]:
-    return read_jsonl(FIXTURE, required=("row_number", "calculator_id", "note_id", "output_type",
-                                         "output", "note_overlap", "grade", "reason"))
+    return read_jsonl(FIXTURE, required=("batch", "row_number", "calculator_id", "note_id",
+                                         "output_type", "output", "note_overlap", "grade",
+                                         "reason"))
 
 
 def reading(record: dict[str, Any], note: str | None = None) -> Extraction:
@@ -85,9 +95,9 @@ def reads_the_grade(extraction: Extraction, grade: Any, output_type: str) -> boo
 
 def test_fixture_is_complete_and_well_formed() -> None:
     records = _graded()
-    assert len(records) == ROWS
+    assert {b: sum(r["batch"] == b for r in records) for b in BATCHES} == BATCHES
     numbers = [r["row_number"] for r in records]
-    assert len(set(numbers)) == ROWS, "a row number is listed twice"
+    assert len(set(numbers)) == len(records), "a row number is listed twice (batches overlap)"
     for r in records:
         where = f"{FIXTURE.name}, row {r['row_number']}"
         assert r["output_type"] in ("decimal", "integer", "date", "weeks_days"), where
@@ -99,6 +109,7 @@ def test_fixture_is_complete_and_well_formed() -> None:
         else:
             assert grade is None or (isinstance(grade, list) and len(grade) == 2), where
         assert grade is not None or r["reason"], f"{where}: say why the output gives no answer"
+        assert r["batch"] == "first200" or r["reason"], f"{where}: every new grade says why"
         assert _BREAK.strip() not in r["output"].lower(), where
         assert all(len(run.split()) >= 8 for run in r["note_overlap"]), where
 
@@ -110,7 +121,8 @@ def test_robust_reads_what_the_grader_reads() -> None:
         extraction = reading(r)
         if not reads_the_grade(extraction, r["grade"], r["output_type"]):
             misses[r["row_number"]] = (extraction.answer, extraction.status, r["grade"])
-    assert_agrees(misses, len(records), DISAGREEMENTS)
+    assert_agrees_by_batch(misses, {r["row_number"]: r["batch"] for r in records},
+                           DISAGREEMENTS, MINIMUM)
 
 
 def _test_csv() -> Path:
@@ -126,8 +138,14 @@ def _test_csv() -> Path:
 
 def test_verdicts_on_the_graded_rows_against_the_v1_labels() -> None:
     examples = {e["row_number"]: e for e in read_test_csv(_test_csv())}
+    for batch, rows in BATCHES.items():
+        _check_verdicts(batch, rows, [r for r in _graded() if r["batch"] == batch], examples)
+
+
+def _check_verdicts(batch: str, rows: int, records: list[dict[str, Any]],
+                    examples: dict[int, dict[str, Any]]) -> None:
     correct: dict[str, list[int]] = {"official": [], "robust": [], "hand": []}
-    for r in _graded():
+    for r in records:
         number = r["row_number"]
         example = examples[number]
         assert (example["calculator_id"], example["note_id"]) == (r["calculator_id"],
@@ -144,7 +162,26 @@ def test_verdicts_on_the_graded_rows_against_the_v1_labels() -> None:
                             ("robust", scored["robust"]["correct"]), ("hand", hand)):
             if right:
                 correct[name].append(number)
-    agree = ROWS - len(set(correct["official"]) ^ set(correct["robust"]))
-    assert (correct["official"], correct["robust"]) == (OFFICIAL_CORRECT, ROBUST_CORRECT)
-    assert correct["hand"] == correct["robust"]
-    assert agree == VERDICT_AGREEMENT
+    agree = rows - len(set(correct["official"]) ^ set(correct["robust"]))
+    assert (correct["official"], correct["robust"]) == (OFFICIAL_CORRECT[batch],
+                                                        ROBUST_CORRECT[batch]), batch
+    assert correct["hand"] == correct["robust"], batch
+    assert agree == VERDICT_AGREEMENT[batch], batch
+
+
+def test_the_batches_are_the_slices_the_readme_names() -> None:
+    """``first200`` is the slice of 200 of v1.0's rows 1-1,047; ``fresh43`` the first 40 rows of
+    the seed-43 ranking outside it, the ids tests/fixtures/graded_fresh43.yaml gives."""
+    rows = [{"id": str(n)} for n in range(1, 1048)]
+    first = {e["id"] for e in take(rows, {"slice": 200})}
+    fresh: list[str] = []
+    for offset in range(len(rows)):  # the seed's ranking, one row at a time
+        (row,) = take(rows, {"slice": 1, "slice_seed": 43, "slice_offset": offset})
+        if row["id"] not in first:
+            fresh.append(row["id"])
+        if len(fresh) == 40:
+            break
+    batches = {b: {str(r["row_number"]) for r in _graded() if r["batch"] == b} for b in BATCHES}
+    assert batches == {"first200": first, "fresh43": set(fresh)}
+    config = yaml.safe_load(FRESH_CONFIG.read_text(encoding="utf-8"))["overrides"]
+    assert f"medcalc: {{ids: [{', '.join(fresh)}]}}" in " ".join(config)

@@ -58,7 +58,8 @@ class CellInput:
     workflow wrote for it."""
 
     #: ``mode``, ``cell``, ``scoring``, ``generation``, ``requests``, ``mode_settings``,
-    #: ``bootstrap``, ``interval_table`` and, on a slice, ``slice``.
+    #: ``bootstrap``, ``interval_table`` and, on a slice, its keys (``slice``, ``slice_seed``,
+    #: ``slice_offset``, ``slice_ids``, each when set).
     entry: Record
     #: The score summary document (``results/scores/<cell>.json``).
     summary: Record
@@ -227,6 +228,13 @@ def _source_data(ident: Record) -> Record:
             "additional_details": details}
 
 
+def _slice_details(entry: Record) -> dict[str, str]:
+    """A cell's slice keys (``slice`` and ``slice_*``) as text, ids joined by commas."""
+    return {key: ", ".join(value) if isinstance(value, list) else str(value)
+            for key, value in entry.items()
+            if (key == "slice" or key.startswith("slice_")) and value is not None}
+
+
 def _generation_config(ident: Record, entry: Record) -> Record:
     mode, sampling = entry["mode_settings"], ident.get("sampling") or {}
     args: Record = {k: sampling[k] for k in ("temperature", "top_p", "top_k") if k in sampling}
@@ -237,8 +245,7 @@ def _generation_config(ident: Record, entry: Record) -> Record:
     details = {"mode": entry["mode"], "mode_description": str(mode["description"]),
                "exemplars": str(mode["exemplars"]), "requests_identity": entry["requests"],
                "generation_identity": entry["generation"]}
-    if entry.get("slice") is not None:
-        details["slice"] = str(entry["slice"])
+    details |= _slice_details(entry)
     return ({"generation_args": args} if args else {}) | {"additional_details": details}
 
 
@@ -272,8 +279,7 @@ def _score_details(entry: Record, value: float, interval: Record, n: int) -> Rec
                       "(clineval docs/statistics.md)"}
     details = {"cell": entry["cell"], "scoring_identity": entry["scoring"],
                "interval_table": entry["interval_table"] or "(none: default settings)"}
-    if entry.get("slice") is not None:
-        details["slice"] = str(entry["slice"])
+    details |= _slice_details(entry)
     return {"score": value, "uncertainty": uncertainty, "details": details}
 
 

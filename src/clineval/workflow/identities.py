@@ -194,15 +194,14 @@ def _chat_template_sha(model_dir: Path | None) -> str | None:
 
 
 def _slice(cfg: dict[str, Any], cell: Cell) -> dict[str, Any]:
-    """``{"slice": n}`` for a cell on a slice of its task (grid.slices), else nothing: the
-    other cells keep their identities."""
-    limit = slices.limit_of(cfg, cell.model, cell.task)
-    return {} if limit is None else {"slice": limit}
+    """The slice keys of a cell on a slice of its task (grid.slices; ``{"slice": n}`` for a
+    limit alone), else nothing: the other cells keep their identities."""
+    return slices.identity(cfg, cell.model, cell.task)
 
 
 def _sliced_model(cfg: dict[str, Any], model: str, tasks: Sequence[str]) -> dict[str, Any]:
     """``{"sliced": True}`` for a model that runs a slice of any of a table's tasks."""
-    return {"sliced": True} if any(slices.limit_of(cfg, model, t) for t in tasks) else {}
+    return {"sliced": True} if any(slices.is_sliced(cfg, model, t) for t in tasks) else {}
 
 def _named_input_hashes(plan: Plan, task: str, hashes: FileHashCache) -> dict[str, Any]:
     """Path and sha256 of each file the benchmark names for the task's scoring. A demo source

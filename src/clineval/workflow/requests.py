@@ -86,7 +86,7 @@ def requests(jobs: list[RequestsJob], model_dir: Path | None = None) -> None:
         sha, ident = read_identity(job.identity)
         bench = get_benchmark(ident["benchmark"])
         exs, exms = read_jsonl(job.examples, ("id",)), read_jsonl(job.exemplars, ("id",))
-        exs = slices.take(exs, ident.get("slice"))
+        exs = slices.take(exs, ident)
         if ident.get("model_limits") is None:  # baselines read no prompt
             records = bench.build_requests(ident["task"], ident["mode"], ident["templates"],
                                            exs, exms, ident.get("prompt_kind", "chat"))

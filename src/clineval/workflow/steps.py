@@ -170,7 +170,7 @@ def scored_cell(
     and where its judge models load from (name -> ``dir``) from the task's ``judges``; the
     mode's settings are the task's ``mode`` where its scoring identity holds them. A cell on
     a slice of its task (``slice``) scores the examples of that slice."""
-    examples = slices.take(examples, ident.get("slice"))
+    examples = slices.take(examples, ident)
     missing = sorted({e["id"] for e in examples} - {g["id"] for g in generations})
     if missing:
         raise DataError(where, None, "id", f"no generation for example(s) {missing[:10]}")

@@ -12,7 +12,12 @@ from clineval.export.eee_schema import RELATIONSHIPS
 
 @dataclass
 class TaskSlice:
+    """``grid.slices.<model>.tasks.<task>``: the model's slice of one task."""
+
     limit: int | None = setting(None, ge=1)
+    seed: int | None = setting(None, ge=0)
+    offset: int | None = setting(None, ge=0)
+    ids: list[str] | None = None
 
 
 @dataclass
@@ -20,6 +25,8 @@ class Slice:
     """``grid.slices.<model>``: fewer examples per cell for one model (config/slices.py)."""
 
     limit: int | None = setting(None, ge=1)
+    seed: int | None = setting(None, ge=0)
+    offset: int | None = setting(None, ge=0)
     tasks: dict[str, TaskSlice] | None = None
 
 
