@@ -564,9 +564,11 @@ def test_sharded_model_lists_only_files_its_jobs_write(monkeypatch) -> None:
     assert "results/generations/oracle/run-summary.json" in found
 
 
-def test_credentialed_outputs_stay_off_the_remote(demo_plan) -> None:
+def test_credentialed_outputs_stay_off_the_remote(demo_plan, tmp_path) -> None:
     assert not [p for p, o in outs(stages(demo_plan, [])).items() if o.get("push") is False]
-    demo_plan.cfg["tasks"]["clue_mednli"]["data"]["source"] = "official"
+    (tmp_path / "mli_test_v1.jsonl").write_text("")  # its tier is the loader's, not a label's
+    demo_plan.cfg["tasks"]["clue_mednli"]["data"].update(
+        source="official", test=str(tmp_path / "mli_test_v1.jsonl"))
     found = outs(stages(demo_plan, []))
     kept = {p for p, options in found.items() if options.get("push") is False}
     assert kept == {p for p in found
