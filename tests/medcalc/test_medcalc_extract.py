@@ -157,7 +157,9 @@ def test_official_not_ok_is_never_correct() -> None:
 ROBUST_CASES = [
     (PRETTY % "24.1", "decimal", ("24.1", "22.9", "25.3"), "24.1", "ok", 1),
     ('```json\n{\n  "answer": "25.1"\n}\n```', "decimal", D2, "25.1", "ok", 1),
-    ('{"answer": "3"}\n{"answer": "25.1"}\n{"note": "done"}', "decimal", D2, "25.1", "ok", 1),
+    # two answer fields with different values contradict each other: no answer
+    ('{"answer": "3"}\n{"answer": "25.1"}\n{"note": "done"}', "decimal", D2, None, "not_found", 0),
+    ('{"answer": "25.1"}\n{"answer": "25.10"}', "decimal", D2, "25.10", "ok", 1),
     ("{'step_by_step_thinking': 'x', 'answer': '25.1'}", "decimal", D2, "25.1", "ok", 1),
     ('{"answer": "25.1",}', "decimal", D2, "25.1", "ok", 1),
     ('{"ANSWER": 25.1}', "decimal", D2, "25.1", "ok", 1),
@@ -592,8 +594,14 @@ def test_short_copies_are_not_restatements() -> None:
     from clineval.benchmarks.medcalc.extract_robust import COPY_RUN, copied_spans
 
     assert COPY_RUN == 8
-    assert copied_spans("Potassium is 5.2 mEq/L", NOTE) == []  # 5 words: an answer may quote
-    assert extract_robust(j("Potassium is 5.2 mEq/L"), "decimal", note=NOTE).answer == "5.2"
+    assert copied_spans("Potassium is 5.2 mEq/L", NOTE) == []  # 5 words: no restated stretch
+    # but the value is the note's potassium with its unit, given with no work: a copy
+    copied = extract_robust(j("Potassium is 5.2 mEq/L"), "decimal", note=NOTE)
+    assert (copied.answer, copied.status) == (None, "not_found")
+    worked = ('{"step_by_step_thinking": "The anion gap is sodium minus chloride and bicarbonate, '
+              'so with potassium 5.2 mEq/L it is 141 - 104 - 28 = 9.", "answer": "Potassium is '
+              '5.2 mEq/L"}')
+    assert extract_robust(worked, "decimal", note=NOTE).answer == "5.2"  # read as it is derived
     text = "septic shock. Potassium is 5.2 mEq/L. On admission two days"
     assert copied_spans(text, NOTE) == [(0, len(text))]  # punctuation and case aside
     assert copied_spans(text, None) == []

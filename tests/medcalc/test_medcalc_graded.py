@@ -5,8 +5,8 @@ SmolLM2-135M outputs of ``conf/grid/real_public.yaml`` on MedCalc-Bench v1.0, ze
 the value a careful grader reads as the model's answer (or null: no answer). The robust reader
 must read that value on at least 98 % of them, and the rows where it does not are pinned, so any
 change of the reader on real output shows here. The patient notes are not committed: each row
-carries the word runs its output shares with its note (``note_overlap``), which is all the copy
-rule needs. With CLINEVAL_DATA_DIR, the robust and official verdicts on the same rows are checked
+carries the word runs its output shares with its note (``note_overlap``) and the note's values
+it states with their unit or label (``note_values``), which is all the copy rules need. With CLINEVAL_DATA_DIR, the robust and official verdicts on the same rows are checked
 against the dataset's labels.
 """
 
@@ -51,14 +51,15 @@ VERDICT_AGREEMENT = 196
 
 def _graded() -> list[dict[str, Any]]:
     return read_jsonl(FIXTURE, required=("row_number", "calculator_id", "note_id", "output_type",
-                                         "output", "note_overlap", "grade", "reason"))
+                                         "output", "note_overlap", "note_values", "grade",
+                                         "reason"))
 
 
 def reading(record: dict[str, Any], note: str | None = None) -> Extraction:
     """The robust reading of a fixture row's output; ``note``: the full patient note, else the
-    note the row's overlaps stand for."""
+    note the row's overlaps and values stand for."""
     if note is None:
-        note = _BREAK.join(record["note_overlap"]) or None
+        note = _BREAK.join([*record["note_overlap"], *record["note_values"]]) or None
     return extract_robust(record["output"], record["output_type"], note=note,
                           score=point_score(record["calculator_id"]))
 
@@ -101,6 +102,8 @@ def test_fixture_is_complete_and_well_formed() -> None:
         assert grade is not None or r["reason"], f"{where}: say why the output gives no answer"
         assert _BREAK.strip() not in r["output"].lower(), where
         assert all(len(run.split()) >= 8 for run in r["note_overlap"]), where
+        assert all(value in r["output"].lower() or value in " ".join(r["output"].lower().split())
+                   for value in r["note_values"]), where
 
 
 def test_robust_reads_what_the_grader_reads() -> None:

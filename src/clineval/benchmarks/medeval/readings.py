@@ -14,13 +14,23 @@ score a repeated sentence or report against the reference as written. Here (docs
   not this example's) is the exemplar replayed: the output answers another example
   (unqualified).
 - **Labels** (abnormality, ambiguity): the input sentence repeated in the answer is removed
-  before the label words are counted; nothing left: unqualified.
-- **Codes**: the pairs are read from the ``Codes:`` slot of a restated report frame.
+  before the label words are counted; nothing left: unqualified. An answer slot repeated for
+  the same example (``Label: normal`` then ``Label: abnormal``) is read with the first:
+  two different labels are no answer, the same label twice is that label.
+- **Codes**: the pairs are read from the ``Codes:`` slot of a restated report frame, and from
+  each slot that repeats it for the same example (a code given two values is no answer).
+- **Why not** (``unqualified``): ``empty`` only for an empty output; ``empty slot`` for an
+  answer label with nothing after it; ``no slot`` for a restated frame that fills no slot;
+  ``echo`` for an output that only restates the input.
 - **Rewrites**: unqualified when empty, an *echo* of the input sentence (:func:`same_words`),
   an exemplar's rewrite or sentence (an exemplar whose sentence is not the input's), or
   *irrelevant* (no content word in common with the input sentence).
-- **Summaries**: unqualified when the summary repeats the report (:func:`repeats_report`) or
-  is an exemplar's report replayed. A summary that is an exemplar's summary is scored as written
+- **Summaries**: a restated frame without the ``Summary:`` slot (``Report: <text>``) gives its
+  text as the summary, unless another frame follows it (reports written one after another
+  answer nothing); an output that opens with a label of its own (``Findings:``) gives the
+  text after it.
+  Unqualified when the summary repeats the report (:func:`repeats_report`) or is an
+  exemplar's report replayed. A summary that is an exemplar's summary is scored as written
   (a stock impression such as "No acute cardiopulmonary process." can be the right summary of
   another report; ROUGE judges it), and flagged ``copied``.
 
@@ -64,6 +74,10 @@ FUNCTION_WORDS = frozenset(_FUNCTION_WORDS.split(" "))
 #: report's words that the summary repeats, above which the summary is the report repeated.
 REPEAT_SHARE = 0.8
 _BREAK = re.compile(r"[.;!?]+(?=\s|$)")
+#: Tasks whose answer slot a model may repeat for the same example: every slot is read.
+REPEATED_SLOTS = ("abnormality", "ambiguity", "codes")
+#: A label a summary may open with in the model's own words: dropped before it is read.
+_SUMMARY_LEAD = re.compile(r"^\s*(?:findings|impressions?|report|summary)\s*:\s*", re.IGNORECASE)
 _QUOTES = "\"'“”‘’`"
 
 
@@ -195,12 +209,14 @@ class Framed:
     replayed exemplar or a garbled restatement, which only the prompt tells apart).
     ``restated``: the input the output restates (without the frame's inner labels); ``slot``:
     whether it reached the answer label of a restated frame (True also when it restates
-    none)."""
+    none); ``more``: the answers of further slots for the same example (the answer label
+    repeated before another frame opens; label and code tasks only)."""
 
     answer: str
     copy: str | None = None
     restated: str = ""
     slot: bool = True
+    more: tuple[str, ...] = ()
 
 
 def _label_at(text: str, label: str, start: int = 0) -> int:
@@ -240,28 +256,40 @@ def read_frame(output: str, kind: str, own: str = "", shown: Shown | None = None
     framed = text.startswith(opener)
     at = _label_at(text, answer)
     end = _label_at(text, opener, len(opener) if framed else 0)
-    if end >= 0 and (at < 0 or end < at):  # another frame opens before this one's slot
+    another = end >= 0 and (at < 0 or end < at)  # another frame opens before this one's slot
+    if another:
         text, at = text[:end].strip(), -1
     copy, restated = None, ""
     if framed or at > 0:
         restated = _cut(text[len(opener) if framed else 0: at if at >= 0 else len(text)], inner)
         copy = _restated(restated, own, shown, framed)
-        if at < 0:  # a restated frame with no answer slot
+        if at < 0 and kind == "summarization" and copy != "exemplar" and not another:
+            text, copy = restated, None  # a summary without the slot: its text is the summary
+        elif at < 0:  # a restated frame with no answer slot
             if copy in (None, "other"):
                 copy = "input" if not own or _its_own(restated, own) else "frame"
             return Framed("", copy, restated, slot=False)
-        text = text[at + len(answer):]
+        else:
+            text = text[at + len(answer):]
     elif at == 0:
         text = text[len(answer):]
     text = text.strip()
     if text.startswith(opener):
         text = text[len(opener):]
     if kind == "summarization":
-        text = re.split(r"\n\s*\n", text.strip(), maxsplit=1)[0]
-    following = [p for label in (opener, *inner, answer) if (p := _label_at(text, label)) >= 0]
+        text = re.split(r"\n\s*\n", _SUMMARY_LEAD.sub("", text, count=1).strip(), maxsplit=1)[0]
+    labels = (opener, *inner, answer)
+    following = [p for label in labels if (p := _label_at(text, label)) >= 0]
+    more: list[str] = []
     if following:
-        text = text[: min(following)]
-    return Framed(text.strip(), copy, restated)
+        text, tail = text[: min(following)], text[min(following):]
+        while kind in REPEATED_SLOTS and tail.startswith(answer):
+            tail = tail[len(answer):]
+            after = [p for label in labels if (p := _label_at(tail, label)) >= 0]
+            cut = min(after) if after else len(tail)
+            more.append(tail[:cut].strip())
+            tail = tail[cut:]
+    return Framed(text.strip(), copy, restated, slot=at >= 0 or not framed, more=tuple(more))
 
 
 def _restated(restated: str, own: str, shown: Shown | None, framed: bool) -> str | None:
@@ -333,13 +361,14 @@ def read_rewrite(output: str, sentence: str, shown: Shown | None = None,
     sentence (or, without the prompt, of another sentence) that fills its ``Rewrite:`` slot
     (another example answered); empty; the
     input's words (``echo``); an exemplar's rewrite or sentence where the exemplar's sentence
-    is not the input's (``exemplar``); no content word of the input (``irrelevant``)."""
+    is not the input's (``exemplar``); no content word of the input (``irrelevant``); no text
+    (:func:`_no_text`)."""
     framed = read_frame(own_frames(output), "rewriting", sentence, shown)
     text = rewrite_slot(output) if slot is None else slot
     if framed.copy in ("exemplar", "other") and framed.slot:
         return TextReading("", text, f"{framed.copy} frame", _kind(framed.copy))
     if not text:
-        return TextReading("", text, "empty", "input" if framed.copy == "input" else None)
+        return _no_text(output, framed, text, sentence)
     if same_words(text, sentence):
         return TextReading("", text, "echo", "input")
     if shown is not None:
@@ -354,9 +383,10 @@ def read_rewrite(output: str, sentence: str, shown: Shown | None = None,
 
 def read_summary(output: str, report: str, shown: Shown | None = None,
                  slot: str | None = None) -> TextReading:
-    """A summary of ``report`` (``slot``: the answer already read; default the slot reading).
-    Unqualified: a restated frame of an exemplar's report (or, without the prompt, of another
-    report); empty; the report
+    """A summary of ``report`` (``slot``: the answer already read; default the slot reading: a
+    restated frame without the ``Summary:`` slot gives its text). Unqualified: a restated frame
+    of an exemplar's report (or, without the prompt, of another report) that fills its slot;
+    no text (:func:`_no_text`); the report
     repeated (:func:`repeats_report`: ``echo``); an exemplar's report repeated
     (``exemplar``). An exemplar's *summary* is scored as written."""
     framed = read_frame(output, "summarization", report, shown)
@@ -364,13 +394,25 @@ def read_summary(output: str, report: str, shown: Shown | None = None,
     if framed.copy in ("exemplar", "other"):
         return TextReading("", text, f"{framed.copy} frame", _kind(framed.copy))
     if not text:
-        return TextReading("", text, "empty", "input" if framed.copy == "input" else None)
+        return _no_text(output, framed, text, report)
     if repeats_report(text, report):
         return TextReading("", text, "echo", "input")
     if shown is not None and any(repeats_report(text, source) and not _mostly(source, report)
                                  for source in shown.exemplar_inputs):
         return TextReading("", text, "exemplar", "exemplar")
     return TextReading(text, text, None)
+
+
+def _no_text(output: str, framed: Framed, text: str, own: str) -> TextReading:
+    """Why an output gives no rewrite or summary text: ``empty`` (the output is empty or white
+    space), ``echo`` (it restates the input ``own`` and nothing else), ``no slot`` (it restates
+    a frame around another text and fills no answer slot) or ``empty slot`` (an answer label
+    with nothing after it)."""
+    if not output.strip():
+        return TextReading("", text, "empty")
+    if framed.copy == "input" or (framed.restated and _its_own(framed.restated, own)):
+        return TextReading("", text, "echo", "input")
+    return TextReading("", text, "empty slot" if framed.slot else "no slot")
 
 
 @dataclass(frozen=True)
@@ -382,6 +424,7 @@ class AnswerText:
     text: str
     why: str | None = None
     copy: str | None = None
+    more: tuple[str, ...] = ()
 
 
 def label_text(output: str, kind: str, own: str, shown: Shown | None = None) -> AnswerText:
@@ -389,7 +432,8 @@ def label_text(output: str, kind: str, own: str, shown: Shown | None = None) -> 
     codes: the report): the frame's answer slot (:func:`read_frame`), with every place where
     it restates the input or an exemplar's input (another than the example's own) cut out
     (:func:`without_echo`). A replayed exemplar, or a restated frame with no answer slot,
-    gives no text; so does an output that only restates (``echo``, ``exemplar``)."""
+    gives no text; so does an output that only restates (``echo``, ``exemplar``). The answers
+    of slots that repeat the first for the same example are ``more``, read the same way."""
     framed = read_frame(output, kind, own, shown)
     if framed.copy is not None:
         why = {"input": "echo", "exemplar": "exemplar frame",
@@ -404,7 +448,16 @@ def label_text(output: str, kind: str, own: str, shown: Shown | None = None) -> 
     if (echoed or replayed) and not [w for w in copying.words(text) if w not in ARTICLES]:
         return AnswerText("", "echo", "input") if echoed else AnswerText("", "exemplar",
                                                                          "exemplar")
-    return AnswerText(text)
+    return AnswerText(text, more=tuple(_without_echoes(m, own, shown) for m in framed.more))
+
+
+def _without_echoes(text: str, own: str, shown: Shown | None) -> str:
+    """``text`` with the input and every exemplar's input (another than ``own``) cut out."""
+    text = without_echo(text, own)[0]
+    for source in shown.exemplar_inputs if shown is not None else ():
+        if not same_words(source, own):
+            text = without_echo(text, source)[0]
+    return text
 
 
 def _kind(copy: str) -> str | None:
