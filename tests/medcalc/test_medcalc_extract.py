@@ -678,3 +678,68 @@ def test_a_copied_sentence_repeated_in_a_loop_restates_the_note():
     assert robust_extract(looped, "decimal", note=note)[:2] == (None, "not_found")
     derived = '{"answer": "Na 145 mmol/L, Cl 113 mmol/L, HCO3 12 mEq/L: gap 145 - 125 = 20"}'
     assert robust_extract(derived, "decimal", note=note)[:2] == ("20", "ok")
+
+
+# Copies a hand grader of fresh SmolLM2-135M answers found read as values: a value of the note
+# with its unit or label, a blood pressure, a format example of the question, two answers.
+COPY_NOTE = ("A 58-year-old woman. Labs: hemoglobin 13.1 g/dL, sodium 128 mEq/L, glucose 400 "
+             "mg/dL. Blood pressure 100/70 mmHg. Patient has taken 47.069 mg of PredniSONE PO.")
+DATE_QUESTION = (
+    "Using Naegele's Rule for estimated due date based on the last menstrual period and cycle "
+    "length, what is the the patient's estimated due date? Your response should be in the "
+    "format of M/D/Y (ie 08/31/2023, 07/03/2000) with just the date and not other text. ")
+
+
+@pytest.mark.parametrize("answer", ["13.1 g/dL", "Hemoglobin 13.1 g/dL", "hemoglobin 13.1",
+                                    "Patient has taken 47.069 mg", "47.069 mg of PredniSONE"])
+def test_a_note_value_with_its_unit_or_label_is_no_answer(answer):
+    found = extract_robust(j(answer), "decimal", note=COPY_NOTE)
+    assert (found.answer, found.status) == (None, "not_found")
+    assert "restates the patient note" in found.detail
+    assert extract_robust(j(answer), "decimal").status == "ok"  # without the note: read
+
+
+def test_a_bare_number_of_the_note_is_still_read():
+    # a computed value may equal one of the note's (a 1:1 steroid conversion: the released
+    # GPT-4o mini answers hold ten such right answers), so a bare number is read
+    assert extract_robust(j("47.069"), "decimal", note=COPY_NOTE).answer == "47.069"
+
+
+def test_a_note_value_beside_a_derived_value_leaves_it():
+    answer = j("Na 128 mEq/L, glucose 400 mg/dL: 128 + 0.024 * (400 - 100) = 135.2")
+    assert extract_robust(answer, "decimal", note=COPY_NOTE).answer == "135.2"
+
+
+@pytest.mark.parametrize("answer", ["100/70 mmHg", "100 / 70 mm Hg", "BP 100/70",
+                                    "blood pressure: 120/80"])
+def test_a_blood_pressure_is_no_value(answer):
+    for note in (COPY_NOTE, None):  # copied from the note or not: no calculator gives one
+        found = extract_robust(j(answer), "decimal", note=note)
+        assert (found.answer, found.status) == (None, "not_found"), (answer, note)
+    assert extract_robust(j("140/70"), "decimal").answer == "2.0"  # a bare ratio: arithmetic
+
+
+@pytest.mark.parametrize("answer", ["2023, 07/03/2000", "07/03/2000", "08/31/2023",
+                                    "08/31/2023, 07/03/2000"])
+def test_the_date_format_examples_of_the_question_are_no_answer(answer):
+    found = extract_robust(j(answer), "date", question=DATE_QUESTION)
+    assert (found.answer, found.status) == (None, "not_found")
+    assert found.detail.startswith(FORMAT_EXAMPLE)
+    assert extract_robust(j("07/04/2000"), "date", question=DATE_QUESTION).answer == "07/04/2000"
+
+
+def test_a_stretch_across_two_examples_is_a_copy_even_after_work():
+    work = ('{"step_by_step_thinking": "The last period began on 09/26/1999 and the cycle is '
+            '28 days, so the due date is 280 days later.", "answer": "%s"}')
+    assert extract_robust(work % "07/03/2000", "date", question=DATE_QUESTION).answer == \
+        "07/03/2000"  # one example's value, derived: read as derived
+    assert extract_robust(work % "2023, 07/03/2000", "date",
+                          question=DATE_QUESTION).status == "not_found"
+
+
+def test_two_different_answer_fields_are_no_answer():
+    found = extract_robust('{"answer": "5"}\n{"answer": "7"}', "integer")
+    assert (found.answer, found.status) == (None, "not_found")
+    assert found.detail.startswith("two different answers")
+    assert extract_robust('{"answer": "5"}\n{"answer": "5.0"}', "integer").answer == "5"
+    assert extract_robust('{"answer": "5"} {"note": "x"}', "integer").answer == "5"

@@ -10,8 +10,8 @@ Readings):
 Words are compared in lower case without punctuation; a Han, kana or Hangul character is a word
 of its own. A word of the output is *copied* when it lies in a run of at least ``run``
 consecutive words that also occurs, in that order, in a part; one word of a run may be
-*misspelt* (:func:`near`: two letter words within :data:`TYPO_EDITS` edits of each other), so
-that a typo does not turn a copy into the model's own text. An output is a copy when at least
+*misspelt* (:func:`near`: two long words with the same opening, within :data:`TYPO_EDITS` edits
+of each other), so that a typo does not turn a copy into the model's own text. An output is a copy when at least
 ``share`` of its words are copied (:func:`find_copy`); it is attributed to the part that covers
 most of them, an exemplar before the input before the instruction where they tie. Outputs
 shorter than a run are never copies: a label or a number cannot be told from a copy by its
@@ -40,6 +40,9 @@ SHARE = 0.5
 #: single letter ("is", "as"; "left", "lift").
 TYPO_EDITS = 2
 TYPO_LETTERS = 6
+#: The opening letters a misspelt word keeps: prefixes that turn a word into its opposite
+#: ("ab-", "un-", "hypo-"/"hyper-") are no misspelling.
+TYPO_OPENING = 4
 
 _CJK_CHARS = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff"
 _WORD = re.compile(f"[{_CJK_CHARS}]|[^\\W_{_CJK_CHARS}]+")
@@ -84,10 +87,13 @@ def edits(a: str, b: str, most: int) -> int:
 
 def near(a: str, b: str) -> bool:
     """Whether ``a`` is ``b`` misspelt: words of letters, each of at least
-    :data:`TYPO_LETTERS`, within :data:`TYPO_EDITS` edits ("cardiomediastal" for
-    "cardiomediastinal"). Numbers and short words must be equal."""
+    :data:`TYPO_LETTERS`, that open with the same :data:`TYPO_OPENING` letters and lie within
+    :data:`TYPO_EDITS` edits ("cardiomediastal" for "cardiomediastinal"). Numbers and short
+    words must be equal; so must words that differ in their opening, where the words of
+    opposite meaning differ ("normal", "abnormal"; "hypokalemia", "hyperkalemia")."""
     return (a != b and len(a) >= TYPO_LETTERS and len(b) >= TYPO_LETTERS and a.isalpha()
-            and b.isalpha() and edits(a, b, TYPO_EDITS) <= TYPO_EDITS)
+            and b.isalpha() and a[:TYPO_OPENING] == b[:TYPO_OPENING]
+            and edits(a, b, TYPO_EDITS) <= TYPO_EDITS)
 
 
 def _runs(tokens: Sequence[str], n: int) -> dict[tuple[str | None, ...], set[str]]:
