@@ -76,8 +76,9 @@ REPEAT_SHARE = 0.8
 _BREAK = re.compile(r"[.;!?]+(?=\s|$)")
 #: Tasks whose answer slot a model may repeat for the same example: every slot is read.
 REPEATED_SLOTS = ("abnormality", "ambiguity", "codes")
-#: A label a summary may open with in the model's own words: dropped before it is read.
-_SUMMARY_LEAD = re.compile(r"^\s*(?:findings|impressions?|report|summary)\s*:\s*", re.IGNORECASE)
+#: A label a summary may open with in the model's own words, capitalised as a label is
+#: (a report's own "IMPRESSION:" stays text): dropped before it is read.
+_SUMMARY_LEAD = re.compile(r"^\s*(?:Findings|Impressions?|Report|Summary)\s*:\s*")
 _QUOTES = "\"'“”‘’`"
 
 
