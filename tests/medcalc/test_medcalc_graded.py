@@ -2,12 +2,12 @@
 
 ``tests/fixtures/medcalc_graded/v1.0_smollm2_zero_shot.jsonl`` (README.md there) holds the 200
 SmolLM2-135M outputs of ``conf/grid/real_public.yaml`` on MedCalc-Bench v1.0, zero-shot, each with
-the value a careful grader reads as the model's answer (or null: no answer). The robust reader
-must read that value on at least 98 % of them, and the rows where it does not are pinned, so any
-change of the reader on real output shows here. The patient notes are not committed: each row
-carries the word runs its output shares with its note (``note_overlap``) and the note's values
-it states with their unit or label (``note_values``), which is all the copy rules need. With CLINEVAL_DATA_DIR, the robust and official verdicts on the same rows are checked
-against the dataset's labels.
+the value a careful grader reads as the model's answer (or null: no answer). The robust reader must
+read that value on at least 98 % of them, and the rows where it does not are pinned, so any change
+of the reader on real output shows here. The patient notes are not committed: each row carries the
+word runs its output shares with its note (``note_overlap``) and the note's values it states with
+their unit or label (``note_values``), which is all the copy rules need. With CLINEVAL_DATA_DIR,
+the robust and official verdicts on the same rows are checked against the dataset's labels.
 """
 
 from __future__ import annotations

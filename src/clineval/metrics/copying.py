@@ -11,11 +11,11 @@ Words are compared in lower case without punctuation; a Han, kana or Hangul char
 of its own. A word of the output is *copied* when it lies in a run of at least ``run``
 consecutive words that also occurs, in that order, in a part; one word of a run may be
 *misspelt* (:func:`near`: two long words with the same opening, within :data:`TYPO_EDITS` edits
-of each other), so that a typo does not turn a copy into the model's own text. An output is a copy when at least
-``share`` of its words are copied (:func:`find_copy`); it is attributed to the part that covers
-most of them, an exemplar before the input before the instruction where they tie. Outputs
-shorter than a run are never copies: a label or a number cannot be told from a copy by its
-words. Each benchmark decides what a copy is worth (docs/scoring.md, "Copied text"); this
+of each other), so that a typo does not turn a copy into the model's own text. An output is a
+copy when at least ``share`` of its words are copied (:func:`find_copy`); it is attributed to
+the part that covers most of them, an exemplar before the input before the instruction where
+they tie. Outputs shorter than a run are never copies: a label or a number cannot be told
+from a copy by its words. Each benchmark decides what a copy is worth (docs/scoring.md, "Copied text"); this
 module only finds it.
 """
 
