@@ -15,8 +15,8 @@ of each other), so that a typo does not turn a copy into the model's own text. A
 copy when at least ``share`` of its words are copied (:func:`find_copy`); it is attributed to
 the part that covers most of them, an exemplar before the input before the instruction where
 they tie. Outputs shorter than a run are never copies: a label or a number cannot be told
-from a copy by its words. Each benchmark decides what a copy is worth (docs/scoring.md, "Copied text"); this
-module only finds it.
+from a copy by its words. Each benchmark decides what a copy is worth (docs/scoring.md,
+"Copied text"); this module only finds it.
 """
 
 from __future__ import annotations
