@@ -28,9 +28,8 @@ score a repeated sentence or report against the reference as written. Here (docs
 - **Summaries**: a restated frame without the ``Summary:`` slot (``Report: <text>``) gives its
   text as the summary, unless another frame follows it (reports written one after another
   answer nothing); an output that opens with a label of its own (``Findings:``) gives the
-  text after it.
-  Unqualified when the summary repeats the report (:func:`repeats_report`) or is an
-  exemplar's report replayed. A summary that is an exemplar's summary is scored as written
+  text after it. Unqualified when the summary repeats the report (:func:`repeats_report`) or
+  is an exemplar's report replayed. A summary that is an exemplar's summary is scored as written
   (a stock impression such as "No acute cardiopulmonary process." can be the right summary of
   another report; ROUGE judges it), and flagged ``copied``.
 
@@ -241,8 +240,10 @@ def read_frame(output: str, kind: str, own: str = "", shown: Shown | None = None
 
     An output that opens with the input label (``Sentence:``, ``Report:``) restates a frame:
     the answer is what follows its answer label (``Label:``, ``Rewrite:``, ``Codes:``,
-    ``Summary:``); no answer label before the input label opens another frame: no answer.
-    An output that does not open a frame ends where one opens; text before its answer label
+    ``Summary:``); no answer label before the input label opens another frame: no answer. A
+    restated report frame with no ``Summary:`` label and no frame after it gives its text as
+    the summary (``slot`` False), unless it is an exemplar's report. An output that does not
+    open a frame ends where one opens; text before its answer label
     is read as a restated input too. A restated input that is an exemplar's and not the
     example's own is the exemplar replayed (``copy``: ``exemplar``); any other (the example's
     own, or one a grader cannot place: a garbled restatement) is the echoed frame, and its slot
@@ -250,8 +251,9 @@ def read_frame(output: str, kind: str, own: str = "", shown: Shown | None = None
     example's own answers another example (``other``): a replayed exemplar cannot be told from
     a garbled restatement there. A leading answer label is dropped, and so is an input label
     that opens the slot (``Summary: Report: …``: what follows is read, and the copy rules judge
-    it); the answer ends where a frame label of the task follows, a summary also at a blank
-    line."""
+    it), and a summary's own leading ``Findings:``; the answer ends where a frame label of the
+    task follows, a summary also at a blank line. Label and code tasks read the slots that
+    repeat the answer label before another frame opens into ``more``."""
     opener, inner, answer = FRAMES[kind]
     text = output.strip()
     framed = text.startswith(opener)
