@@ -91,3 +91,16 @@ def test_empty_means_an_empty_output(output, why):
     ("", "empty"), ("Rewrite:", "empty slot"), ("Sentence: " + SENTENCE, "echo")])
 def test_a_rewrite_gives_the_same_reasons(output, why):
     assert readings.read_rewrite(output, SENTENCE).why == why
+
+
+def test_a_report_repeated_as_one_sentence_with_a_typo_is_an_echo():
+    # a fresh SmolLM2 answer on Open-i (its shape, not its text): the three findings joined
+    # with commas, an article dropped and one word misspelt
+    report = ("The lungs are clear. The cardiomediastinal silhouette is within normal limits. "
+              "No pneumothorax or pleural effusion.")
+    output = ("The lungs are clear, cardiomediastal silhouette is within normal limits, no "
+              "pneumothorax or pleural effusion.")
+    assert readings.aligned_shares(output, report) == (1.0, 1.0)
+    assert readings.read_summary(output, report).why == "echo"
+    extract = "The cardiomediastinal silhouette is within normal limits."
+    assert readings.read_summary(extract, report).why is None  # one sentence: extractive

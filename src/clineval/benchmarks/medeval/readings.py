@@ -45,6 +45,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from difflib import SequenceMatcher
 
 from clineval.metrics import copying
 
@@ -173,15 +174,36 @@ def without_echo(text: str, sentence: str) -> tuple[str, bool]:
     return text, bool(cuts)
 
 
+def aligned_shares(text: str, source: str) -> tuple[float, float]:
+    """The shares of ``text``'s words and of ``source``'s words that the two hold in the same
+    order, in common stretches of at least :data:`copying.RUN` words, articles aside and a
+    misspelt word (:func:`copying.near`) read as the source's word."""
+    ours = [w for w in copying.words(text) if w not in ARTICLES]
+    theirs = [w for w in copying.words(source) if w not in ARTICLES]
+    if not ours or not theirs:
+        return 0.0, 0.0
+    known = set(theirs)
+    ours = [w if w in known else next((v for v in sorted(known) if copying.near(w, v)), w)
+            for w in ours]
+    blocks = SequenceMatcher(None, ours, theirs, autojunk=False).get_matching_blocks()
+    held = sum(n for _, _, n in blocks if n >= copying.RUN)
+    return held / len(ours), held / len(theirs)
+
+
 def repeats_report(summary: str, report: str) -> bool:
     """Whether ``summary`` is ``report`` repeated: the same words (:func:`same_words`), or at
-    least :data:`REPEAT_SHARE` of its words copied from the report in runs of
-    :data:`copying.RUN` words and at least that share of the report's words repeated in them.
-    An extractive summary (a sentence or two of the report) repeats less of it."""
+    least :data:`REPEAT_SHARE` of its words held in order with the report in stretches of
+    :data:`copying.RUN` words and at least that share of the report's words repeated in them
+    (runs of copied words, :func:`copying.copied_share`, or an alignment that sets articles and
+    a misspelt word aside, :func:`aligned_shares`: "The lungs are clear, cardiomediastal
+    silhouette …" repeats "The lungs are clear. The cardiomediastinal silhouette …"). An
+    extractive summary (a sentence or two of the report) repeats less of it."""
     if same_words(summary, report):
         return True
-    return (copying.copied_share(summary, [report]) >= REPEAT_SHARE
-            and copying.copied_share(report, [summary]) >= REPEAT_SHARE)
+    if (copying.copied_share(summary, [report]) >= REPEAT_SHARE
+            and copying.copied_share(report, [summary]) >= REPEAT_SHARE):
+        return True
+    return min(aligned_shares(summary, report)) >= REPEAT_SHARE
 
 
 def _mostly(text: str, source: str) -> bool:
