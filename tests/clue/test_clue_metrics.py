@@ -156,6 +156,12 @@ def test_umls_unavailable_has_a_reason(monkeypatch):
         ("entailment or contradiction", None, "ambiguous"),
         ("I am not sure.", None, "no_label"),
         ("It could be neutral, but...\nFinal answer: CONTRADICTION", "contradiction", "label"),
+        # two different labels each given as the answer contradict each other: no answer
+        ("Entailment.\nContradiction.", None, "conflicting"),
+        ("Label: entailment\nLabel: contradiction", None, "conflicting"),
+        ("**Neutral**\n\n**Entailment**", None, "conflicting"),
+        ("Label: neutral\nLabel: neutral", "neutral", "label"),  # the same label twice
+        ("Neutral. It is not a contradiction.", "neutral", "leading_label"),
     ],
 )
 def test_nli_label(output, label, status):
@@ -202,11 +208,17 @@ MISMATCH = extract.TEXT_MISMATCH
         ("The correct answer is C", "C", "phrase"),
         ("C", "C", "bare_letter"),
         ("I cannot tell.", None, "no_answer"),
+        # two different letters given as the answer: no answer (the paper's reading: the first)
+        ("The correct answer is C: ECOG 2.\nThe correct answer is A: ECOG 3.", None,
+         extract.CONFLICTING),
+        ("The correct answer is C: ECOG 2. The correct answer is C.", "C", "phrase"),
     ],
 )
 def test_option_answer_reads_the_option_text_after_the_letter(output, careful, status):
     found = extract.option_answer(output, ECOG, extract.format_examples(None))
     assert found.careful == extract.Extraction(careful, status)
+    if status == extract.CONFLICTING:
+        assert found.literal == extract.Extraction("C", "phrase")
     assert found.literal == extract.option_letter(output, ECOG["choices"])
     assert (found.copied is not None) == (status == COPIED)
 

@@ -83,6 +83,9 @@ def test_questions_read_back_as_written_and_options_may_be_a_list(tmp_path):
     ("Answer: C. Insulin", None), ("C. Insulin", None), ("Answer: C. Cortisol", "C"),
     ("Answer: A. The beta cells make it.", "A"),
     ("A. Insulin\n\nThe correct answer is D. Thyroxine.", "D"),
+    # two lines that give different letters (two answers, or the options listed): no answer
+    ("B. Glucagon\nC. Cortisol", None), ("A. Insulin\nB. Glucagon\nC. Cortisol", None),
+    ("B. Glucagon\nB. Glucagon raises glucose.", "B"),  # the same letter twice
 ])
 def test_the_answer_letter_is_read_in_the_documented_order(output, letter):
     assert answer_letter(output, OPTIONS) == letter

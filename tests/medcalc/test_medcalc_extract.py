@@ -157,7 +157,9 @@ def test_official_not_ok_is_never_correct() -> None:
 ROBUST_CASES = [
     (PRETTY % "24.1", "decimal", ("24.1", "22.9", "25.3"), "24.1", "ok", 1),
     ('```json\n{\n  "answer": "25.1"\n}\n```', "decimal", D2, "25.1", "ok", 1),
-    ('{"answer": "3"}\n{"answer": "25.1"}\n{"note": "done"}', "decimal", D2, "25.1", "ok", 1),
+    # two answer fields with different values contradict each other: no answer
+    ('{"answer": "3"}\n{"answer": "25.1"}\n{"note": "done"}', "decimal", D2, None, "not_found", 0),
+    ('{"answer": "25.1"}\n{"answer": "25.10"}', "decimal", D2, "25.10", "ok", 1),
     ("{'step_by_step_thinking': 'x', 'answer': '25.1'}", "decimal", D2, "25.1", "ok", 1),
     ('{"answer": "25.1",}', "decimal", D2, "25.1", "ok", 1),
     ('{"ANSWER": 25.1}', "decimal", D2, "25.1", "ok", 1),
@@ -592,8 +594,14 @@ def test_short_copies_are_not_restatements() -> None:
     from clineval.benchmarks.medcalc.extract_robust import COPY_RUN, copied_spans
 
     assert COPY_RUN == 8
-    assert copied_spans("Potassium is 5.2 mEq/L", NOTE) == []  # 5 words: an answer may quote
-    assert extract_robust(j("Potassium is 5.2 mEq/L"), "decimal", note=NOTE).answer == "5.2"
+    assert copied_spans("Potassium is 5.2 mEq/L", NOTE) == []  # 5 words: no restated stretch
+    # but the value is the note's potassium with its unit, given with no work: a copy
+    copied = extract_robust(j("Potassium is 5.2 mEq/L"), "decimal", note=NOTE)
+    assert (copied.answer, copied.status) == (None, "not_found")
+    worked = ('{"step_by_step_thinking": "The anion gap is sodium minus chloride and bicarbonate, '
+              'so with potassium 5.2 mEq/L it is 141 - 104 - 28 = 9.", "answer": "Potassium is '
+              '5.2 mEq/L"}')
+    assert extract_robust(worked, "decimal", note=NOTE).answer == "5.2"  # read as it is derived
     text = "septic shock. Potassium is 5.2 mEq/L. On admission two days"
     assert copied_spans(text, NOTE) == [(0, len(text))]  # punctuation and case aside
     assert copied_spans(text, None) == []
@@ -670,3 +678,68 @@ def test_a_copied_sentence_repeated_in_a_loop_restates_the_note():
     assert robust_extract(looped, "decimal", note=note)[:2] == (None, "not_found")
     derived = '{"answer": "Na 145 mmol/L, Cl 113 mmol/L, HCO3 12 mEq/L: gap 145 - 125 = 20"}'
     assert robust_extract(derived, "decimal", note=note)[:2] == ("20", "ok")
+
+
+# Copies a hand grader of fresh SmolLM2-135M answers found read as values: a value of the note
+# with its unit or label, a blood pressure, a format example of the question, two answers.
+COPY_NOTE = ("A 58-year-old woman. Labs: hemoglobin 13.1 g/dL, sodium 128 mEq/L, glucose 400 "
+             "mg/dL. Blood pressure 100/70 mmHg. Patient has taken 47.069 mg of PredniSONE PO.")
+DATE_QUESTION = (
+    "Using Naegele's Rule for estimated due date based on the last menstrual period and cycle "
+    "length, what is the the patient's estimated due date? Your response should be in the "
+    "format of M/D/Y (ie 08/31/2023, 07/03/2000) with just the date and not other text. ")
+
+
+@pytest.mark.parametrize("answer", ["13.1 g/dL", "Hemoglobin 13.1 g/dL", "hemoglobin 13.1",
+                                    "Patient has taken 47.069 mg", "47.069 mg of PredniSONE"])
+def test_a_note_value_with_its_unit_or_label_is_no_answer(answer):
+    found = extract_robust(j(answer), "decimal", note=COPY_NOTE)
+    assert (found.answer, found.status) == (None, "not_found")
+    assert "restates the patient note" in found.detail
+    assert extract_robust(j(answer), "decimal").status == "ok"  # without the note: read
+
+
+def test_a_bare_number_of_the_note_is_still_read():
+    # a computed value may equal one of the note's (a 1:1 steroid conversion: the released
+    # GPT-4o mini answers hold ten such right answers), so a bare number is read
+    assert extract_robust(j("47.069"), "decimal", note=COPY_NOTE).answer == "47.069"
+
+
+def test_a_note_value_beside_a_derived_value_leaves_it():
+    answer = j("Na 128 mEq/L, glucose 400 mg/dL: 128 + 0.024 * (400 - 100) = 135.2")
+    assert extract_robust(answer, "decimal", note=COPY_NOTE).answer == "135.2"
+
+
+@pytest.mark.parametrize("answer", ["100/70 mmHg", "100 / 70 mm Hg", "BP 100/70",
+                                    "blood pressure: 120/80"])
+def test_a_blood_pressure_is_no_value(answer):
+    for note in (COPY_NOTE, None):  # copied from the note or not: no calculator gives one
+        found = extract_robust(j(answer), "decimal", note=note)
+        assert (found.answer, found.status) == (None, "not_found"), (answer, note)
+    assert extract_robust(j("140/70"), "decimal").answer == "2.0"  # a bare ratio: arithmetic
+
+
+@pytest.mark.parametrize("answer", ["2023, 07/03/2000", "07/03/2000", "08/31/2023",
+                                    "08/31/2023, 07/03/2000"])
+def test_the_date_format_examples_of_the_question_are_no_answer(answer):
+    found = extract_robust(j(answer), "date", question=DATE_QUESTION)
+    assert (found.answer, found.status) == (None, "not_found")
+    assert found.detail.startswith(FORMAT_EXAMPLE)
+    assert extract_robust(j("07/04/2000"), "date", question=DATE_QUESTION).answer == "07/04/2000"
+
+
+def test_a_stretch_across_two_examples_is_a_copy_even_after_work():
+    work = ('{"step_by_step_thinking": "The last period began on 09/26/1999 and the cycle is '
+            '28 days, so the due date is 280 days later.", "answer": "%s"}')
+    assert extract_robust(work % "07/03/2000", "date", question=DATE_QUESTION).answer == \
+        "07/03/2000"  # one example's value, derived: read as derived
+    assert extract_robust(work % "2023, 07/03/2000", "date",
+                          question=DATE_QUESTION).status == "not_found"
+
+
+def test_two_different_answer_fields_are_no_answer():
+    found = extract_robust('{"answer": "5"}\n{"answer": "7"}', "integer")
+    assert (found.answer, found.status) == (None, "not_found")
+    assert found.detail.startswith("two different answers")
+    assert extract_robust('{"answer": "5"}\n{"answer": "5.0"}', "integer").answer == "5"
+    assert extract_robust('{"answer": "5"} {"note": "x"}', "integer").answer == "5"

@@ -1,4 +1,4 @@
-"""Robust MedCalc-Bench extraction against a hand-graded set of real model outputs (issue 26).
+"""Robust MedCalc-Bench extraction against a hand-graded set of real model outputs.
 
 ``tests/fixtures/medcalc_graded/v1.0_smollm2_zero_shot.jsonl`` (README.md there) holds
 SmolLM2-135M outputs of ``conf/grid/real_public.yaml`` on MedCalc-Bench v1.0, zero-shot, in two
@@ -8,7 +8,8 @@ null: no answer). The robust reader must read that value on at least 98 % of the
 on the share measured for the second, each batch's agreement reported apart, and the rows where
 it does not are pinned, so any change of the reader on real output shows here. The patient
 notes are not committed: each row carries the word runs its output shares with its note
-(``note_overlap``), which is all the copy rule needs. With CLINEVAL_DATA_DIR, the robust and
+(``note_overlap``) and the note's values it states with their unit or label (``note_values``),
+which is all the copy rules need. With CLINEVAL_DATA_DIR, the robust and
 official verdicts on the same rows are checked against the dataset's labels, per batch.
 """
 
@@ -47,8 +48,8 @@ _BREAK = "\nnoteoverlapbreak\n"
 DISAGREEMENTS: dict[int, str] = {
     898: "'Scores 12, 15, 18, …' lists candidates (no one answer); robust reads its first number",
 }
-# The least agreement of each batch (the first: graded.MINIMUM_AGREEMENT). fresh43's is the share
-# measured at this commit (40 of 40); the lead sets it after merging the careful readings fix.
+# The least agreement of each batch (the first: graded.MINIMUM_AGREEMENT); fresh43 agrees on
+# all 40 rows.
 MINIMUM = {"fresh43": 1.0}
 # Measured per batch against the v1.0 labels (docs/medcalc.md, "Robust extraction"): the rows
 # each setting scores right, and how many rows the two verdicts agree on. The hand grades, judged
@@ -60,15 +61,15 @@ VERDICT_AGREEMENT = {"first200": 196, "fresh43": 40}
 
 def _graded() -> list[dict[str, Any]]:
     return read_jsonl(FIXTURE, required=("batch", "row_number", "calculator_id", "note_id",
-                                         "output_type", "output", "note_overlap", "grade",
-                                         "reason"))
+                                         "output_type", "output", "note_overlap", "note_values",
+                                         "grade", "reason"))
 
 
 def reading(record: dict[str, Any], note: str | None = None) -> Extraction:
     """The robust reading of a fixture row's output; ``note``: the full patient note, else the
-    note the row's overlaps stand for."""
+    note the row's overlaps and values stand for."""
     if note is None:
-        note = _BREAK.join(record["note_overlap"]) or None
+        note = _BREAK.join([*record["note_overlap"], *record["note_values"]]) or None
     return extract_robust(record["output"], record["output_type"], note=note,
                           score=point_score(record["calculator_id"]))
 
@@ -112,6 +113,8 @@ def test_fixture_is_complete_and_well_formed() -> None:
         assert r["batch"] == "first200" or r["reason"], f"{where}: every new grade says why"
         assert _BREAK.strip() not in r["output"].lower(), where
         assert all(len(run.split()) >= 8 for run in r["note_overlap"]), where
+        assert all(value in r["output"].lower() or value in " ".join(r["output"].lower().split())
+                   for value in r["note_values"]), where
 
 
 def test_robust_reads_what_the_grader_reads() -> None:

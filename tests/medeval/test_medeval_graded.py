@@ -33,25 +33,19 @@ MINIMUM_PER_TASK = 8
 FRESH = "fresh43"
 #: Rows where the harness's careful reading differs from the hand grade, and why.
 DISAGREEMENTS: dict[str, str] = {
-    "fresh43/medeval_summarization/zero_shot/openi-2005":
-        "the slot repeats the report with one word changed; read as a summary",
-    "fresh43/medeval_summarization/zero_shot/openi-2068":
-        "the slot repeats the report as one sentence with a misspelt word; read as a summary",
     "fresh43/medeval_summarization/zero_shot/openi-3489":
-        "the slot repeats the report with one word garbled; read as a summary",
+        "the slot repeats the report, one word garbled and its last sentence ('Normal XXXX.') "
+        "left out: 78 % of the report's words, under REPEAT_SHARE; read as a summary",
     "fresh43/medeval_summarization/zero_shot/openi-3580":
-        "the slot repeats the report with one word garbled; read as a summary",
+        "the same output as openi-3489 on an identical report; read as a summary",
     "fresh43/medeval_summarization/zero_shot/openi-770":
-        "the slot repeats the report ('and' for 'or', its last sentence left out); read as a "
-        "summary",
-    "fresh43/medeval_summarization/zero_shot/openi-2158":
-        "no Summary: slot: the model's own account of the report after a stray Report: label; "
-        "read as no summary",
+        "the slot repeats the report ('and' for 'or', its last sentence left out): 77 % of the "
+        "report's words, under REPEAT_SHARE; read as a summary",
 }
-#: The least agreement of each batch (the first: graded.MINIMUM_AGREEMENT). fresh43's is the
-#: share measured at this commit (24 of 30); the lead sets it after merging the careful
-#: readings fix (copies with typos, summaries without a slot).
-MINIMUM = {FRESH: 0.8}
+#: The least agreement of each batch (the first: graded.MINIMUM_AGREEMENT): fresh43 agrees on
+#: 27 of 30, the three above being the report repeated less its last sentence, which the
+#: untuned REPEAT_SHARE reads as an extractive summary (README.md here, Agreement).
+MINIMUM = {FRESH: 0.9}
 
 
 def _build() -> Any:

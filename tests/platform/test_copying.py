@@ -2,7 +2,15 @@
 
 from __future__ import annotations
 
-from clineval.metrics.copying import Prompt, copied_share, find_copy, shown_inputs, words
+from clineval.metrics.copying import (
+    Prompt,
+    copied_share,
+    edits,
+    find_copy,
+    near,
+    shown_inputs,
+    words,
+)
 
 MESSAGES = [
     {"role": "system", "content": "You rewrite radiology sentences in plain words."},
@@ -59,3 +67,28 @@ def test_shown_inputs_are_the_example_texts_the_message_shows_not_its_gold():
                "options": ["Option one is long enough here", "no"]}
     user = MESSAGES[-1]["content"] + "\nOption one is long enough here"
     assert shown_inputs(example, user) == [INPUT, "Option one is long enough here"]
+
+
+FINDINGS = ("Heart size normal. Cardiomediastinal contours unremarkable. Lungs are clear.")
+
+
+def test_a_misspelt_word_does_not_break_a_copied_run():
+    # the tester's case: one typo left runs of five on both sides too short (5 of 9 words)
+    typo = "Heart size normal. Cardiomediastal contours unremarkable. Lungs are clear."
+    assert copied_share(typo, [FINDINGS]) == 1.0
+    found = find_copy(typo, Prompt("", "Report: " + FINDINGS), [FINDINGS])
+    assert found is not None and found.kind == "input" and found.share == 1.0
+
+
+def test_only_long_words_within_two_edits_are_misspellings():
+    assert edits("cardiomediastal", "cardiomediastinal", 2) == 2
+    assert near("cardiomediastal", "cardiomediastinal")
+    assert not near("effusion", "effusion")  # equal words are no misspelling
+    assert not near("left", "lift") and not near("lungs", "lung")  # short words
+    assert not near("123456", "123457")  # numbers
+    # words of opposite meaning differ in their opening, however few the edits
+    assert not near("normal", "abnormal") and not near("hypokalemia", "hyperkalemia")
+    assert not near("hypertension", "hypotension") and not near("stable", "unstable")
+    assert not near("effusion", "infusions")  # three edits
+    # one misspelling per run: two in the same five words break it
+    assert copied_share("Hart size normel. Cardiomediastinal contours", [FINDINGS]) == 0.0

@@ -9,12 +9,14 @@ Copied text):
 
 Words are compared in lower case without punctuation; a Han, kana or Hangul character is a word
 of its own. A word of the output is *copied* when it lies in a run of at least ``run``
-consecutive words that also occurs, in that order, in a part. An output is a copy when at least
-``share`` of its words are copied (:func:`find_copy`); it is attributed to the part that covers
-most of them, an exemplar before the input before the instruction where they tie. Outputs
-shorter than a run are never copies: a label or a number cannot be told from a copy by its
-words. Each benchmark decides what a copy is worth (docs/scoring.md, "Copied text"); this
-module only finds it.
+consecutive words that also occurs, in that order, in a part; one word of a run may be
+*misspelt* (:func:`near`: two long words with the same opening, within :data:`TYPO_EDITS` edits
+of each other), so that a typo does not turn a copy into the model's own text. An output is a
+copy when at least ``share`` of its words are copied (:func:`find_copy`); it is attributed to
+the part that covers most of them, an exemplar before the input before the instruction where
+they tie. Outputs shorter than a run are never copies: a label or a number cannot be told
+from a copy by its words. Each benchmark decides what a copy is worth (docs/scoring.md,
+"Copied text"); this module only finds it.
 """
 
 from __future__ import annotations
@@ -25,7 +27,7 @@ from dataclasses import dataclass
 
 #: Bump when :func:`find_copy` or :func:`shown_inputs` decide differently: every score is
 #: recomputed (it is part of each scoring identity).
-VERSION = "1"
+VERSION = "2"  # 2: a run may hold one misspelt word
 #: The kinds of copied text, in the order that breaks ties.
 KINDS = ("exemplar", "input", "instruction")
 #: Words in a run (Latin script) and characters in a run (CJK): the defaults of find_copy.
@@ -33,6 +35,14 @@ RUN = 5
 CJK_RUN = 8
 #: The share of an output's words that must be copied for the output to be a copy.
 SHARE = 0.5
+#: The most edits (insertions, deletions, substitutions) between a misspelt word and the word
+#: it stands for, and the fewest letters either must have: shorter words are told apart by a
+#: single letter ("is", "as"; "left", "lift").
+TYPO_EDITS = 2
+TYPO_LETTERS = 6
+#: The opening letters a misspelt word keeps: prefixes that turn a word into its opposite
+#: ("ab-", "un-", "hypo-"/"hyper-") are no misspelling.
+TYPO_OPENING = 4
 
 _CJK_CHARS = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff"
 _WORD = re.compile(f"[{_CJK_CHARS}]|[^\\W_{_CJK_CHARS}]+")
@@ -60,14 +70,60 @@ def _grams(tokens: Sequence[str], n: int) -> set[tuple[str, ...]]:
     return {tuple(tokens[i : i + n]) for i in range(len(tokens) - n + 1)}
 
 
+def edits(a: str, b: str, most: int) -> int:
+    """The edit distance between ``a`` and ``b``, or ``most + 1`` once it exceeds ``most``."""
+    if abs(len(a) - len(b)) > most:
+        return most + 1
+    previous = list(range(len(b) + 1))
+    for i, x in enumerate(a, start=1):
+        current = [i]
+        for j, y in enumerate(b, start=1):
+            current.append(min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (x != y)))
+        if min(current) > most:
+            return most + 1
+        previous = current
+    return min(previous[-1], most + 1)
+
+
+def near(a: str, b: str) -> bool:
+    """Whether ``a`` is ``b`` misspelt: words of letters, each of at least
+    :data:`TYPO_LETTERS`, that open with the same :data:`TYPO_OPENING` letters and lie within
+    :data:`TYPO_EDITS` edits ("cardiomediastal" for "cardiomediastinal"). Numbers and short
+    words must be equal; so must words that differ in their opening, where the words of
+    opposite meaning differ ("normal", "abnormal"; "hypokalemia", "hyperkalemia")."""
+    return (a != b and len(a) >= TYPO_LETTERS and len(b) >= TYPO_LETTERS and a.isalpha()
+            and b.isalpha() and a[:TYPO_OPENING] == b[:TYPO_OPENING]
+            and edits(a, b, TYPO_EDITS) <= TYPO_EDITS)
+
+
+def _runs(tokens: Sequence[str], n: int) -> dict[tuple[str | None, ...], set[str]]:
+    """Each run of ``n`` tokens with one word left open (None), mapped to the words found
+    there: the index that finds a run with one misspelt word."""
+    found: dict[tuple[str | None, ...], set[str]] = {}
+    for i in range(len(tokens) - n + 1):
+        gram = tuple(tokens[i : i + n])
+        for k in range(n):
+            if len(gram[k]) >= TYPO_LETTERS:
+                found.setdefault((*gram[:k], None, *gram[k + 1:]), set()).add(gram[k])
+    return found
+
+
 def copied_words(output: Sequence[str], sources: Iterable[str], run: int) -> list[bool]:
-    """Per word of ``output``: whether it lies in a run of ``run`` words found in a source."""
+    """Per word of ``output``: whether it lies in a run of ``run`` words found in a source,
+    one of them perhaps misspelt (:func:`near`)."""
     grams: set[tuple[str, ...]] = set()
+    open_runs: dict[tuple[str | None, ...], set[str]] = {}
     for source in sources:
-        grams |= _grams(words(source), run)
+        tokens = words(source)
+        grams |= _grams(tokens, run)
+        for key, found in _runs(tokens, run).items():
+            open_runs.setdefault(key, set()).update(found)
     marks = [False] * len(output)
     for i in range(len(output) - run + 1):
-        if tuple(output[i : i + run]) in grams:
+        gram = tuple(output[i : i + run])
+        if gram in grams or any(
+                any(near(gram[k], w) for w in open_runs.get((*gram[:k], None, *gram[k + 1:]), ()))
+                for k in range(run) if len(gram[k]) >= TYPO_LETTERS):
             for j in range(i, i + run):
                 marks[j] = True
     return marks

@@ -209,8 +209,9 @@ class ClueBenchmark(StandardBenchmark):
     data_version = "2"
     # 2: embeddings per text in float64 on one thread; 3: LongHealth's careful reading;
     # 4: MeDiSumCode codes that repeat an exemplar's answer earn nothing; 5: so does a summary
-    # that only replays an exemplar's answer
-    scoring_version = "5"
+    # that only replays an exemplar's answer; 6: two different MedNLI labels, or LongHealth
+    # letters, each given as the answer are no answer
+    scoring_version = "6"
     baselines = baselines.BASELINES
     #: Per dataset, each paper metric (0-100) and the dataset's score, their mean (the
     #: aggregates: aggregate.py, per dataset present). An accuracy's outcome is 0 or 100.

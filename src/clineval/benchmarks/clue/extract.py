@@ -33,6 +33,8 @@ ANSWERED = frozenset({"label", "leading_label", "phrase", "bare_letter", "codes"
 #: exemplar's codes), or (LongHealth) its text is not the letter's option.
 COPIED_EXAMPLE = "copied_example"
 TEXT_MISMATCH = "text_mismatch"
+#: Status of an answer that gives two different labels or letters: no answer.
+CONFLICTING = "conflicting"
 #: The format example of the shipped LongHealth template (conf/templates/clue.yaml, the paper's
 #: Figure 12): the one to look for when the prompt is not known (``clineval score`` on outputs
 #: made elsewhere). With the prompt, the examples are read from it (:func:`format_examples`).
@@ -41,6 +43,12 @@ TEMPLATE_EXAMPLES = (("C", "Acute bronchitis."),)
 _MARKER = re.compile(re.escape(ANSWER_MARKER), re.IGNORECASE)
 _LABEL = re.compile(r"\b(entailment|neutral|contradiction)\b", re.IGNORECASE)
 _LEADING = re.compile(r"(entailment|neutral|contradiction)\W*?(?:[.:;,!)\n]|$)", re.IGNORECASE)
+#: A label given as an answer: it opens the text, a line or a sentence (after an answer label
+#: such as "Label:" or "Answer:", if any) and ends there ("Entailment.", "Label: neutral").
+_GIVEN = re.compile(
+    r"(?:^|[\n.!?;])[\s*\"'`(\[]*(?:(?:final\s+)?(?:answer|label|prediction|relation)"
+    r"(?:\s+is)?\s*[:\-]?\s*)?[*\"'`(\[]*(entailment|neutral|contradiction)[*\"'`)\]]*[ \t]*"
+    r"(?=[.!?;,:\n]|$)", re.IGNORECASE)
 _PHRASE = re.compile(r"(?i:the\s+correct\s+answer\s+is)\W{0,3}([A-Z])\b")
 _BARE_LETTER = re.compile(r"^\W{0,3}([A-Z])(?:\s*[:.)]|\s*$)")
 #: A line that starts like an option line ("B: Asthma", "B. Asthma", "B) Asthma").
@@ -80,13 +88,17 @@ def answer_part(output: str) -> tuple[str, bool]:
 
 def nli_label(output: str) -> Extraction:
     """The one NLI label the answer names; if it names several, the one that opens the answer
-    as a sentence of its own ("Contradiction. ... not entailment")."""
+    as a sentence of its own ("Contradiction. ... not entailment"). Two different labels each
+    given as an answer (a sentence or line of its own: "Label: entailment\nLabel:
+    contradiction") contradict each other: no answer (status ``conflicting``)."""
     text, _ = answer_part(output)
     found = [m.group(1).lower() for m in _LABEL.finditer(text)]
     if not found:
         return Extraction(None, "no_label")
     if len(set(found)) == 1:
         return Extraction(found[0], "label")
+    if len({m.group(1).lower() for m in _GIVEN.finditer(text)}) > 1:
+        return Extraction(None, CONFLICTING)
     leading = _LEADING.match(text.lstrip(" \t\n*\"'`([."))
     if leading:
         return Extraction(leading.group(1).lower(), "leading_label")
@@ -197,8 +209,10 @@ class OptionAnswer:
 def option_answer(output: str, example: Mapping[str, Any],
                   shown: Iterable[ShownAnswer] = ()) -> OptionAnswer:
     """The careful reading of a LongHealth answer (docs/clue.md, "Copied text and readings").
-    The letter is read as the paper reads it (:func:`option_letter`); the text after it and a
-    colon, to the line's end, is then checked against the letter's option:
+    The letter is read as the paper reads it (:func:`option_letter`); two different letters
+    after "The correct answer is" contradict each other: no answer (``conflicting``; the
+    paper's reading takes the first). The text after the letter and a colon, to the line's
+    end, is then checked against the letter's option:
 
     1. no text (a bare letter, "The correct answer is C."): the letter;
     2. the text is the option's text (words equal): the letter;
@@ -210,6 +224,9 @@ def option_answer(output: str, example: Mapping[str, Any],
     literal = option_letter(output, example.get("choices"))
     if literal.prediction is None:
         return OptionAnswer(literal, literal)
+    if literal.status == "phrase" and len(
+            {m.group(1) for m in _PHRASE.finditer(answer_part(output)[0])}) > 1:
+        return OptionAnswer(Extraction(None, CONFLICTING), literal)
     text = _text_after_letter(output, literal)
     words = text_words(text)
     if not words:

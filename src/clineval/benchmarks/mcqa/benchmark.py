@@ -15,7 +15,9 @@ from clineval.metrics.aggregate import Mean
 
 class McqaBenchmark(StandardBenchmark):
     name = "mcqa"
-    scoring_version = "2"  # 2: a letter whose text names another option is no answer
+    # 2: a letter whose text names another option is no answer; 3: so are lines that start
+    # with different letters
+    scoring_version = "3"
     demo_files: ClassVar[Mapping[str, str]] = {"questions": "questions.jsonl"}
     official_files: ClassVar[Mapping[str, OfficialFile]] = {"questions": OfficialFile(
         "path", "a question file (JSON Lines: question, options, answer letter)",

@@ -6,6 +6,9 @@ Read in this order, the first that finds a letter among the question's options w
    ``{"answer": "B"}``);
 3. the first line that starts with a letter and ``.``, ``)`` or ``:`` (``B. Insulin``);
 4. exactly one option's text appears in the output.
+Lines of 3 that start with different letters (options listed, or two answers) are no answer;
+the same letter repeated is that letter. In 2 the last answer is a revision of any before it
+("Answer: A ... On reflection, Answer: D" is D).
 A letter of 2 or 3 followed, on its line, by an option's text must agree with it: when the text
 names another option and not the letter's own ("Answer: C. Hyperkalemia" where C is Chloride and
 A is Hyperkalemia), the output contradicts itself and gives no answer. Text that names no option
@@ -56,10 +59,12 @@ def answer_letter(output: str, options: dict[str, str]) -> str | None:
     if said:
         last = said[-1]
         return None if contradicts(output, last.end(1), last.group(1), options) else last.group(1)
-    for match in _LINE.finditer(output):
-        if match.group(1) in options:
-            letter = match.group(1)
-            return None if contradicts(output, match.end(1), letter, options) else letter
+    lines = [m for m in _LINE.finditer(output) if m.group(1) in options]
+    if len({m.group(1) for m in lines}) > 1:
+        return None
+    if lines:
+        letter = lines[0].group(1)
+        return None if contradicts(output, lines[0].end(1), letter, options) else letter
     lowered = output.lower()
     named = [letter for letter, text in options.items() if text.lower() in lowered]
     return named[0] if len(named) == 1 else None

@@ -90,7 +90,10 @@ def _replace_leaked(
 class MedCalcBenchmark(StandardBenchmark):
     name = "medcalc"
     data_version = "1"
-    scoring_version = "5"  # 5: a copied stretch repeated back to back restates the note too
+    # 5: a copied stretch repeated back to back restates the note too; 6 (robust): a note value
+    # with its unit or label given without work, a blood pressure, a format example anywhere in
+    # the question and two different answer fields are no answer
+    scoring_version = "6"
     baselines = ("oracle", "constant")
     truncatable = ("note",)
     #: Per extraction setting, the overall accuracy (its aggregate: scoring.py, per setting).

@@ -13,10 +13,15 @@ Locating the answer text (first rule that applies):
    also "is approximately"), and
    is "not_found" when it is prose ("no calculator for id 62").
 
+Two JSON answer fields that give different values are no answer ("not_found"): the output
+contradicts itself; the same value given twice is that value.
+
 Parsing the answer text by output type (with the patient note, when known, every run of at
-least :data:`COPY_RUN` words that the answer shares with the note is blanked first: a number the
-answer copies from the note is never its value, and an answer that only restates the note is
-"not_found"):
+least :data:`COPY_RUN` words that the answer shares with the note is blanked first, and, in an
+answer given without work (:func:`shows_work`), every value the note states with the same unit
+or label beside it ("13.1 g/dL", "taken 47.069 mg", :func:`note_values`): a number the answer
+copies from the note is never its value, and an answer that only restates the note is
+"not_found"; so is a blood pressure, "120/80 mmHg", which no calculator gives):
 
 * decimal / integer: text after the last top-level ``=``, ``≈`` or ``\\approx`` if any (``LDL =
   215 - 87 = 128``); a ``str(...)`` or function-call expression, or unevaluated arithmetic (units
@@ -44,6 +49,7 @@ half-up rounding. Dates must be the same day. Weeks/days must give the same tota
 from __future__ import annotations
 
 import ast
+import itertools
 import json
 import math
 import re
@@ -62,10 +68,12 @@ __all__ = [
     "answer_text",
     "copied_spans",
     "format_examples",
+    "note_values",
     "parse_value",
     "robust_check",
     "robust_extract",
     "shows_work",
+    "without_blood_pressures",
     "without_copies",
 ]
 
@@ -283,14 +291,29 @@ def _to_text(value: Any) -> str | None:
     return str(value)
 
 
+def _same_answer(a: str, b: str) -> bool:
+    """Whether two answer texts give the same value: the same words, or the same numbers
+    ("2" and "2.0")."""
+    if " ".join(a.lower().split()) == " ".join(b.lower().split()):
+        return True
+    numbers = [[Decimal(n) for n in re.findall(r"-?\d+(?:\.\d+)?", text)] for text in (a, b)]
+    return bool(numbers[0]) and numbers[0] == numbers[1]
+
+
 def answer_text(output: str) -> tuple[str | None, str]:
     """The answer text a human would read; when there is none, None and the reason."""
     has_key, found, saw_json = False, None, False
+    given: list[str] = []
     for obj in _json_objects(output[-_MAX_SCAN:]):
         saw_json = True
         ok, value = _find_key(obj)
         if ok:
             has_key, found = True, value
+            if (text := _to_text(value)) is not None and text.strip():
+                given.append(text.strip())
+    if any(not _same_answer(given[0], other) for other in given[1:]):
+        return None, f"two different answers: {given[0][:40]!r}, " + repr(
+            next(o for o in given[1:] if not _same_answer(given[0], o))[:40])
     if has_key:
         text = _to_text(found)
         return (text, "") if text is not None else (None, "answer is null")
@@ -584,19 +607,91 @@ def _cover_repeats(words: list[str], covered: list[bool]) -> None:
 
 def without_copies(text: str, note: str | None) -> str:
     """``text`` with what it copies from ``note`` blanked (same length)."""
-    for start, end in copied_spans(text, note):
+    return _blanked(text, copied_spans(text, note))
+
+
+def _blanked(text: str, spans: list[tuple[int, int]]) -> str:
+    for start, end in spans:
         text = text[:start] + " " * (end - start) + text[end:]
     return text
 
 
+#: A value and what may stand beside it: a number (or "120/80"), a percent sign, a word.
+_VALUE_TOKEN = re.compile(r"\d+(?:\.\d+)?(?:\s*/\s*\d+(?:\.\d+)?)?|%|[^\W\d_]+")
+#: Words beside a number that are no unit or label of it.
+_NOT_BESIDE = _CUE_WORDS | {
+    "a", "an", "the", "and", "or", "with", "in", "on", "for", "by", "from", "than", "as", "be",
+    "his", "her", "its", "their", "over", "under", "after", "before", "since", "within", "up"}
+#: The fewest a whole number that may be told from a chance match must reach.
+_SMALLEST_VALUE = 10
+
+
+def _beside(token: str) -> bool:
+    """Whether ``token`` may be a value's unit or label: ``%`` or a word that is no cue."""
+    return token == "%" or (token.isalpha() and token not in _NOT_BESIDE)
+
+
+def note_values(text: str, note: str | None) -> list[tuple[int, int]]:
+    """Character spans of ``text`` that copy a value of ``note`` with what stands beside it
+    there: the number (a whole one of at least :data:`_SMALLEST_VALUE`, or a decimal) and
+    its unit after it ("13.1 g/dL", "11.7%") or its label before it ("hemoglobin 13.1",
+    "taken 47.069"), case aside. A bare number is not such a copy: a computed value may equal
+    one of the note's (a 1:1 steroid conversion)."""
+    if not note:
+        return []
+    tokens = [(m.group(0).lower(), m.start(), m.end()) for m in _VALUE_TOKEN.finditer(text)]
+    words = [re.sub(r"\s+", "", m.group(0).lower()) for m in _VALUE_TOKEN.finditer(note)]
+    pairs = set(itertools.pairwise(words))
+    spans: list[tuple[int, int]] = []
+    for i, (token, start, end) in enumerate(tokens):
+        token = re.sub(r"\s+", "", token)
+        if not token[0].isdigit() or ("." not in token and "/" not in token
+                                      and int(token) < _SMALLEST_VALUE):
+            continue
+        after = tokens[i + 1] if i + 1 < len(tokens) else None
+        before = tokens[i - 1] if i > 0 else None
+        if after is not None and _beside(after[0]) and (token, after[0]) in pairs:
+            spans.append((start, after[2]))
+        elif before is not None and _beside(before[0]) and (before[0], token) in pairs:
+            spans.append((before[1], end))
+    return spans
+
+
+#: A blood pressure: two numbers of two or three digits, a slash between them, "mmHg" after
+#: them or "BP"/"blood pressure" before them. No calculator gives one.
+_BLOOD_PRESSURE = re.compile(
+    r"(?:\b(?:bp|blood\s+pressure)\b[^\d\n]{0,20})?(?<![\d/.])\d{2,3}\s*/\s*\d{2,3}(?![\d/.])"
+    r"(?:\s*mm\s*hg\b)?", re.IGNORECASE)
+_A_BLOOD_PRESSURE = "a blood pressure is no calculator's value"
+
+
+def without_blood_pressures(text: str) -> str:
+    """``text`` with every blood pressure (:data:`_BLOOD_PRESSURE`) blanked."""
+    spans = [m.span() for m in _BLOOD_PRESSURE.finditer(text)
+             if not m.group(0)[:1].isdigit()
+             or m.group(0).lower().replace(" ", "").endswith("mmhg")]
+    return _blanked(text, spans)
+
+
 def parse_value(text: str, output_type: str, *, note: str | None = None,
-                point_score: bool = False) -> tuple[str | None, str]:
+                point_score: bool = False, values: bool = False) -> tuple[str | None, str]:
     """Normalized answer for ``output_type`` and a reason when it cannot be read; ``note``:
-    the patient note, whose restatement is never the answer; ``point_score``: the calculator's
-    result is a point score."""
+    the patient note, whose restatement is never the answer (``values``: nor a value it
+    states with the same unit or label, :func:`note_values`); ``point_score``: the
+    calculator's result is a point score."""
     own = without_copies(text, note)
+    if values and (spans := note_values(own, note)):
+        # the value read must not change when the note's values are blanked: else it is one
+        read = parse_value(own, output_type, point_score=point_score)
+        if parse_value(_blanked(own, spans), output_type, point_score=point_score)[0] != read[0]:
+            return None, _RESTATES
     if re.search(r"\d", text) and not re.search(r"\d", own):
         return None, _RESTATES
+    if output_type in ("decimal", "integer"):
+        rest = without_blood_pressures(own)
+        if re.search(r"\d", own) and not re.search(r"\d", rest):
+            return None, _A_BLOOD_PRESSURE
+        own = rest
     free = len(_WORD.findall(text)) > FREE_TEXT_WORDS
     text = own
     if output_type in ("decimal", "integer"):
@@ -622,22 +717,37 @@ def parse_value(text: str, output_type: str, *, note: str | None = None,
     raise ValueError(f"unknown output type {output_type!r}")
 
 
-#: The format examples a question lists: "(i.e. (4 weeks, 3 days), (0 weeks, 5 days), ...)".
-_EXAMPLES = re.compile(r"\((?:i\.\s*e\.|e\.\s*g\.|for example)\s*(.*)\)\s*\.?\s*$",
-                       re.IGNORECASE | re.DOTALL)
+#: The format examples a question gives, anywhere in it: "(i.e. (4 weeks, 3 days), (0 weeks,
+#: 5 days), ...)", "(ie 08/31/2023, 07/03/2000)", "(e.g. 5.2)".
+_EXAMPLES = re.compile(r"\((?:i\.?\s*e\.?|e\.?\s*g\.?|for\s+example|such\s+as)[\s,:]*"
+                       r"((?:[^()]|\([^()]*\))*)\)", re.IGNORECASE)
 _EXAMPLE_ITEM = re.compile(r"\([^()]*\)|[^,()]+")
 FORMAT_EXAMPLE = "the answer is a format example of the question"
 
 
+def _example_lists(question: str | None) -> list[str]:
+    """The texts of the format example lists ``question`` gives."""
+    return [m.group(1) for m in _EXAMPLES.finditer(question or "")]
+
+
 def format_examples(question: str | None, output_type: str) -> list[str]:
-    """The normalized values of the format examples ``question`` lists at its end ("(i.e.
-    (4 weeks, 3 days), (0 weeks, 5 days))"); none for a question without."""
-    found = _EXAMPLES.search(question or "")
-    if found is None:
-        return []
-    values = [parse_value(item, output_type)[0]
-              for item in _EXAMPLE_ITEM.findall(found.group(1)) if item.strip()]
+    """The normalized values of the format examples ``question`` gives ("(i.e. (4 weeks,
+    3 days), (0 weeks, 5 days))", "(ie 08/31/2023, 07/03/2000)"); none for a question
+    without."""
+    values = [parse_value(item, output_type)[0] for listed in _example_lists(question)
+              for item in _EXAMPLE_ITEM.findall(listed) if item.strip()]
     return [v for v in values if v is not None]
+
+
+def _repeats_examples(text: str, question: str | None) -> bool:
+    """Whether ``text`` repeats a stretch of a format example list that runs across two of
+    its items ("2023, 07/03/2000" of "(ie 08/31/2023, 07/03/2000)"): a copy, worked or not."""
+    said = " ".join(text.split()).strip(" .\"'")
+    for listed in _example_lists(question):
+        items = [" ".join(item.split()) for item in _EXAMPLE_ITEM.findall(listed)]
+        if said in " ".join(listed.split()) and not any(said in item for item in items):
+            return True
+    return False
 
 
 def robust_extract(output: str, output_type: str, *, note: str | None = None,
@@ -645,15 +755,19 @@ def robust_extract(output: str, output_type: str, *, note: str | None = None,
                    ) -> tuple[str | None, str, str]:
     """Return ``(answer, status, detail)`` for the robust setting (``note`` and
     ``point_score`` as in :func:`parse_value`; ``question``: the row's question, whose format
-    examples are no answer)."""
+    examples are no answer). A value the note states with its unit or label is no answer
+    unless the output shows its work (:func:`shows_work`)."""
     text, reason = answer_text(output)
     if text is None:
         return None, "not_found", reason
-    answer, reason = parse_value(text, output_type, note=note, point_score=point_score)
+    worked = shows_work(output, text)
+    answer, reason = parse_value(text, output_type, note=note, point_score=point_score,
+                                 values=not worked)
     if answer is None:
-        status = "not_found" if reason == _RESTATES else "unparseable"
+        status = "not_found" if reason in (_RESTATES, _A_BLOOD_PRESSURE) else "unparseable"
         return None, status, f"{reason} in {text[:80]!r}"
-    if answer in format_examples(question, output_type) and not shows_work(output, text):
+    if _repeats_examples(text, question) or (
+            answer in format_examples(question, output_type) and not worked):
         return None, "not_found", f"{FORMAT_EXAMPLE}: {text[:80]!r}"
     return answer, "ok", ""
 

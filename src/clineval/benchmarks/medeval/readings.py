@@ -14,12 +14,21 @@ score a repeated sentence or report against the reference as written. Here (docs
   not this example's) is the exemplar replayed: the output answers another example
   (unqualified).
 - **Labels** (abnormality, ambiguity): the input sentence repeated in the answer is removed
-  before the label words are counted; nothing left: unqualified.
-- **Codes**: the pairs are read from the ``Codes:`` slot of a restated report frame.
+  before the label words are counted; nothing left: unqualified. An answer slot repeated for
+  the same example (``Label: normal`` then ``Label: abnormal``) is read with the first:
+  two different labels are no answer, the same label twice is that label.
+- **Codes**: the pairs are read from the ``Codes:`` slot of a restated report frame, and from
+  each slot that repeats it for the same example (a code given two values is no answer).
+- **Why not** (``unqualified``): ``empty`` only for an empty output; ``empty slot`` for an
+  answer label with nothing after it; ``no slot`` for a restated frame that fills no slot;
+  ``echo`` for an output that only restates the input.
 - **Rewrites**: unqualified when empty, an *echo* of the input sentence (:func:`same_words`),
   an exemplar's rewrite or sentence (an exemplar whose sentence is not the input's), or
   *irrelevant* (no content word in common with the input sentence).
-- **Summaries**: unqualified when the summary repeats the report (:func:`repeats_report`) or
+- **Summaries**: a restated frame without the ``Summary:`` slot (``Report: <text>``) gives its
+  text as the summary, unless another frame follows it (reports written one after another
+  answer nothing); an output that opens with a label of its own (``Findings:``) gives the
+  text after it. Unqualified when the summary repeats the report (:func:`repeats_report`) or
   is an exemplar's report replayed. A summary that is an exemplar's summary is scored as written
   (a stock impression such as "No acute cardiopulmonary process." can be the right summary of
   another report; ROUGE judges it), and flagged ``copied``.
@@ -36,6 +45,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from difflib import SequenceMatcher
 
 from clineval.metrics import copying
 
@@ -63,7 +73,14 @@ FUNCTION_WORDS = frozenset(_FUNCTION_WORDS.split(" "))
 #: The share of a summary's words that lie in runs copied from the report, and the share of the
 #: report's words that the summary repeats, above which the summary is the report repeated.
 REPEAT_SHARE = 0.8
+#: The words a copy may swap between two stretches (on either side) and stay one copy.
+SWAPPED = 2
 _BREAK = re.compile(r"[.;!?]+(?=\s|$)")
+#: Tasks whose answer slot a model may repeat for the same example: every slot is read.
+REPEATED_SLOTS = ("abnormality", "ambiguity", "codes")
+#: A label a summary may open with in the model's own words, capitalised as a label is
+#: (a report's own "IMPRESSION:" stays text): dropped before it is read.
+_SUMMARY_LEAD = re.compile(r"^\s*(?:Findings|Impressions?|Report|Summary)\s*:\s*")
 _QUOTES = "\"'“”‘’`"
 
 
@@ -159,15 +176,55 @@ def without_echo(text: str, sentence: str) -> tuple[str, bool]:
     return text, bool(cuts)
 
 
+def aligned_shares(text: str, source: str) -> tuple[float, float]:
+    """The shares of ``text``'s words and of ``source``'s words that the two hold in the same
+    order, in common stretches of at least :data:`copying.RUN` words, articles aside, a
+    misspelt word (:func:`copying.near`) read as the source's word, and a shorter stretch
+    counted where at most :data:`SWAPPED` words part it from a counted one ("adenomas, nodules
+    or masses" for "adenopathy, nodules or masses" at the end of a repeated report)."""
+    ours = [w for w in copying.words(text) if w not in ARTICLES]
+    theirs = [w for w in copying.words(source) if w not in ARTICLES]
+    if not ours or not theirs:
+        return 0.0, 0.0
+    known = set(theirs)
+    ours = [w if w in known else next((v for v in sorted(known) if copying.near(w, v)), w)
+            for w in ours]
+    blocks = SequenceMatcher(None, ours, theirs, autojunk=False).get_matching_blocks()[:-1]
+    held = [n >= copying.RUN for _, _, n in blocks]
+    changed = True
+    while changed:  # a short stretch joins a held one across a word or two swapped
+        changed = False
+        for i, (a, b, n) in enumerate(blocks):
+            if held[i]:
+                continue
+            near = [j for j in (i - 1, i + 1) if 0 <= j < len(blocks) and held[j]]
+            if any(_bridged(blocks[min(i, j)], blocks[max(i, j)]) for j in near):
+                held[i] = changed = True
+    kept = sum(n for (_, _, n), h in zip(blocks, held, strict=True) if h)
+    return kept / len(ours), kept / len(theirs)
+
+
+def _bridged(first: tuple[int, int, int], second: tuple[int, int, int]) -> bool:
+    """Whether two matching stretches (text start, source start, length) are one copy with at
+    most :data:`SWAPPED` words between them on either side."""
+    return (second[0] - first[0] - first[2] <= SWAPPED
+            and second[1] - first[1] - first[2] <= SWAPPED)
+
+
 def repeats_report(summary: str, report: str) -> bool:
     """Whether ``summary`` is ``report`` repeated: the same words (:func:`same_words`), or at
-    least :data:`REPEAT_SHARE` of its words copied from the report in runs of
-    :data:`copying.RUN` words and at least that share of the report's words repeated in them.
-    An extractive summary (a sentence or two of the report) repeats less of it."""
+    least :data:`REPEAT_SHARE` of its words held in order with the report in stretches of
+    :data:`copying.RUN` words and at least that share of the report's words repeated in them
+    (runs of copied words, :func:`copying.copied_share`, or an alignment that sets articles and
+    a misspelt word aside, :func:`aligned_shares`: "The lungs are clear, cardiomediastal
+    silhouette …" repeats "The lungs are clear. The cardiomediastinal silhouette …"). An
+    extractive summary (a sentence or two of the report) repeats less of it."""
     if same_words(summary, report):
         return True
-    return (copying.copied_share(summary, [report]) >= REPEAT_SHARE
-            and copying.copied_share(report, [summary]) >= REPEAT_SHARE)
+    if (copying.copied_share(summary, [report]) >= REPEAT_SHARE
+            and copying.copied_share(report, [summary]) >= REPEAT_SHARE):
+        return True
+    return min(aligned_shares(summary, report)) >= REPEAT_SHARE
 
 
 def _mostly(text: str, source: str) -> bool:
@@ -195,12 +252,14 @@ class Framed:
     replayed exemplar or a garbled restatement, which only the prompt tells apart).
     ``restated``: the input the output restates (without the frame's inner labels); ``slot``:
     whether it reached the answer label of a restated frame (True also when it restates
-    none)."""
+    none); ``more``: the answers of further slots for the same example (the answer label
+    repeated before another frame opens; label and code tasks only)."""
 
     answer: str
     copy: str | None = None
     restated: str = ""
     slot: bool = True
+    more: tuple[str, ...] = ()
 
 
 def _label_at(text: str, label: str, start: int = 0) -> int:
@@ -224,8 +283,10 @@ def read_frame(output: str, kind: str, own: str = "", shown: Shown | None = None
 
     An output that opens with the input label (``Sentence:``, ``Report:``) restates a frame:
     the answer is what follows its answer label (``Label:``, ``Rewrite:``, ``Codes:``,
-    ``Summary:``); no answer label before the input label opens another frame: no answer.
-    An output that does not open a frame ends where one opens; text before its answer label
+    ``Summary:``); no answer label before the input label opens another frame: no answer. A
+    restated report frame with no ``Summary:`` label and no frame after it gives its text as
+    the summary (``slot`` False), unless it is an exemplar's report. An output that does not
+    open a frame ends where one opens; text before its answer label
     is read as a restated input too. A restated input that is an exemplar's and not the
     example's own is the exemplar replayed (``copy``: ``exemplar``); any other (the example's
     own, or one a grader cannot place: a garbled restatement) is the echoed frame, and its slot
@@ -233,35 +294,48 @@ def read_frame(output: str, kind: str, own: str = "", shown: Shown | None = None
     example's own answers another example (``other``): a replayed exemplar cannot be told from
     a garbled restatement there. A leading answer label is dropped, and so is an input label
     that opens the slot (``Summary: Report: …``: what follows is read, and the copy rules judge
-    it); the answer ends where a frame label of the task follows, a summary also at a blank
-    line."""
+    it), and a summary's own leading ``Findings:``; the answer ends where a frame label of the
+    task follows, a summary also at a blank line. Label and code tasks read the slots that
+    repeat the answer label before another frame opens into ``more``."""
     opener, inner, answer = FRAMES[kind]
     text = output.strip()
     framed = text.startswith(opener)
     at = _label_at(text, answer)
     end = _label_at(text, opener, len(opener) if framed else 0)
-    if end >= 0 and (at < 0 or end < at):  # another frame opens before this one's slot
+    another = end >= 0 and (at < 0 or end < at)  # another frame opens before this one's slot
+    if another:
         text, at = text[:end].strip(), -1
     copy, restated = None, ""
     if framed or at > 0:
         restated = _cut(text[len(opener) if framed else 0: at if at >= 0 else len(text)], inner)
         copy = _restated(restated, own, shown, framed)
-        if at < 0:  # a restated frame with no answer slot
+        if at < 0 and kind == "summarization" and copy != "exemplar" and not another:
+            text, copy = restated, None  # a summary without the slot: its text is the summary
+        elif at < 0:  # a restated frame with no answer slot
             if copy in (None, "other"):
                 copy = "input" if not own or _its_own(restated, own) else "frame"
             return Framed("", copy, restated, slot=False)
-        text = text[at + len(answer):]
+        else:
+            text = text[at + len(answer):]
     elif at == 0:
         text = text[len(answer):]
     text = text.strip()
     if text.startswith(opener):
         text = text[len(opener):]
     if kind == "summarization":
-        text = re.split(r"\n\s*\n", text.strip(), maxsplit=1)[0]
-    following = [p for label in (opener, *inner, answer) if (p := _label_at(text, label)) >= 0]
+        text = re.split(r"\n\s*\n", _SUMMARY_LEAD.sub("", text, count=1).strip(), maxsplit=1)[0]
+    labels = (opener, *inner, answer)
+    following = [p for label in labels if (p := _label_at(text, label)) >= 0]
+    more: list[str] = []
     if following:
-        text = text[: min(following)]
-    return Framed(text.strip(), copy, restated)
+        text, tail = text[: min(following)], text[min(following):]
+        while kind in REPEATED_SLOTS and tail.startswith(answer):
+            tail = tail[len(answer):]
+            after = [p for label in labels if (p := _label_at(tail, label)) >= 0]
+            cut = min(after) if after else len(tail)
+            more.append(tail[:cut].strip())
+            tail = tail[cut:]
+    return Framed(text.strip(), copy, restated, slot=at >= 0 or not framed, more=tuple(more))
 
 
 def _restated(restated: str, own: str, shown: Shown | None, framed: bool) -> str | None:
@@ -333,13 +407,14 @@ def read_rewrite(output: str, sentence: str, shown: Shown | None = None,
     sentence (or, without the prompt, of another sentence) that fills its ``Rewrite:`` slot
     (another example answered); empty; the
     input's words (``echo``); an exemplar's rewrite or sentence where the exemplar's sentence
-    is not the input's (``exemplar``); no content word of the input (``irrelevant``)."""
+    is not the input's (``exemplar``); no content word of the input (``irrelevant``); no text
+    (:func:`_no_text`)."""
     framed = read_frame(own_frames(output), "rewriting", sentence, shown)
     text = rewrite_slot(output) if slot is None else slot
     if framed.copy in ("exemplar", "other") and framed.slot:
         return TextReading("", text, f"{framed.copy} frame", _kind(framed.copy))
     if not text:
-        return TextReading("", text, "empty", "input" if framed.copy == "input" else None)
+        return _no_text(output, framed, text, sentence)
     if same_words(text, sentence):
         return TextReading("", text, "echo", "input")
     if shown is not None:
@@ -354,9 +429,10 @@ def read_rewrite(output: str, sentence: str, shown: Shown | None = None,
 
 def read_summary(output: str, report: str, shown: Shown | None = None,
                  slot: str | None = None) -> TextReading:
-    """A summary of ``report`` (``slot``: the answer already read; default the slot reading).
-    Unqualified: a restated frame of an exemplar's report (or, without the prompt, of another
-    report); empty; the report
+    """A summary of ``report`` (``slot``: the answer already read; default the slot reading: a
+    restated frame without the ``Summary:`` slot gives its text). Unqualified: a restated frame
+    of an exemplar's report (or, without the prompt, of another report) that fills its slot;
+    no text (:func:`_no_text`); the report
     repeated (:func:`repeats_report`: ``echo``); an exemplar's report repeated
     (``exemplar``). An exemplar's *summary* is scored as written."""
     framed = read_frame(output, "summarization", report, shown)
@@ -364,13 +440,25 @@ def read_summary(output: str, report: str, shown: Shown | None = None,
     if framed.copy in ("exemplar", "other"):
         return TextReading("", text, f"{framed.copy} frame", _kind(framed.copy))
     if not text:
-        return TextReading("", text, "empty", "input" if framed.copy == "input" else None)
+        return _no_text(output, framed, text, report)
     if repeats_report(text, report):
         return TextReading("", text, "echo", "input")
     if shown is not None and any(repeats_report(text, source) and not _mostly(source, report)
                                  for source in shown.exemplar_inputs):
         return TextReading("", text, "exemplar", "exemplar")
     return TextReading(text, text, None)
+
+
+def _no_text(output: str, framed: Framed, text: str, own: str) -> TextReading:
+    """Why an output gives no rewrite or summary text: ``empty`` (the output is empty or white
+    space), ``echo`` (it restates the input ``own`` and nothing else), ``no slot`` (it restates
+    a frame around another text and fills no answer slot) or ``empty slot`` (an answer label
+    with nothing after it)."""
+    if not output.strip():
+        return TextReading("", text, "empty")
+    if framed.copy == "input" or (framed.restated and _its_own(framed.restated, own)):
+        return TextReading("", text, "echo", "input")
+    return TextReading("", text, "empty slot" if framed.slot else "no slot")
 
 
 @dataclass(frozen=True)
@@ -382,6 +470,7 @@ class AnswerText:
     text: str
     why: str | None = None
     copy: str | None = None
+    more: tuple[str, ...] = ()
 
 
 def label_text(output: str, kind: str, own: str, shown: Shown | None = None) -> AnswerText:
@@ -389,7 +478,8 @@ def label_text(output: str, kind: str, own: str, shown: Shown | None = None) -> 
     codes: the report): the frame's answer slot (:func:`read_frame`), with every place where
     it restates the input or an exemplar's input (another than the example's own) cut out
     (:func:`without_echo`). A replayed exemplar, or a restated frame with no answer slot,
-    gives no text; so does an output that only restates (``echo``, ``exemplar``)."""
+    gives no text; so does an output that only restates (``echo``, ``exemplar``). The answers
+    of slots that repeat the first for the same example are ``more``, read the same way."""
     framed = read_frame(output, kind, own, shown)
     if framed.copy is not None:
         why = {"input": "echo", "exemplar": "exemplar frame",
@@ -404,7 +494,16 @@ def label_text(output: str, kind: str, own: str, shown: Shown | None = None) -> 
     if (echoed or replayed) and not [w for w in copying.words(text) if w not in ARTICLES]:
         return AnswerText("", "echo", "input") if echoed else AnswerText("", "exemplar",
                                                                          "exemplar")
-    return AnswerText(text)
+    return AnswerText(text, more=tuple(_without_echoes(m, own, shown) for m in framed.more))
+
+
+def _without_echoes(text: str, own: str, shown: Shown | None) -> str:
+    """``text`` with the input and every exemplar's input (another than ``own``) cut out."""
+    text = without_echo(text, own)[0]
+    for source in shown.exemplar_inputs if shown is not None else ():
+        if not same_words(source, own):
+            text = without_echo(text, source)[0]
+    return text
 
 
 def _kind(copy: str) -> str | None:

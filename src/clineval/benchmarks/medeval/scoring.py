@@ -34,7 +34,7 @@ from clineval.benchmarks.base.judge import judge as judge_model
 from clineval.benchmarks.medeval import classifiers, formats, readings, synthetic
 from clineval.benchmarks.medeval.codes import extract_codes
 from clineval.benchmarks.medeval.examples import LABELS
-from clineval.benchmarks.medeval.extract import answer_text, extract_label
+from clineval.benchmarks.medeval.extract import Label, answer_text, extract_label
 from clineval.benchmarks.medeval.splits import PAPER_RATIO, assign_splits
 from clineval.errors import ConfigError
 from clineval.io import Record
@@ -109,6 +109,11 @@ def read_row(example: Record, output: str, scoring: Record,
         mode = scoring.get("extraction", "lenient")
         text = readings.label_text(output, kind, own, shown)
         found = extract_label(text.text, LABELS[kind], mode)
+        why = text.why
+        if found.qualified and any(
+                other.qualified and other.prediction != found.prediction
+                for other in (extract_label(more, LABELS[kind], mode) for more in text.more)):
+            found, why = Label(None, False), "contradictory labels"
         row |= {"prediction": found.prediction, "qualified": found.qualified,
                 "reference": example["reference"],
                 "correct": found.prediction == example["reference"]}
@@ -117,10 +122,9 @@ def read_row(example: Record, output: str, scoring: Record,
             row["literal"] = {"prediction": literal.prediction, "qualified": literal.qualified,
                               "correct": literal.prediction == example["reference"]}
         decided = text.copy if not found.qualified else None
-        why = text.why
     elif kind == "codes":
         text = readings.label_text(output, kind, own, shown)
-        found = extract_codes(text.text, list(example["reference"]))
+        found = extract_codes("\n".join((text.text, *text.more)), list(example["reference"]))
         row |= {"prediction": found.predicted, "qualified": found.qualified,
                 "conflicts": list(found.conflicts), "reference": example["reference"],
                 "exact_match": found.predicted == example["reference"]}
