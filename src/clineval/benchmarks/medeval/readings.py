@@ -194,7 +194,7 @@ def aligned_shares(text: str, source: str) -> tuple[float, float]:
     changed = True
     while changed:  # a short stretch joins a held one across a word or two swapped
         changed = False
-        for i, (a, b, n) in enumerate(blocks):
+        for i in range(len(blocks)):
             if held[i]:
                 continue
             near = [j for j in (i - 1, i + 1) if 0 <= j < len(blocks) and held[j]]
