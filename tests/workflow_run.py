@@ -45,7 +45,7 @@ def timeout_s() -> float:
 def running_steps(console: str) -> list[str]:
     """The steps Snakemake's console shows started and not finished, in order, each a rule with
     its wildcards (``generate_medcalc (model=smollm2_135m)``)."""
-    started = {}
+    started: dict[str, str] = {}
     for block in re.finditer(r"^(?:local)?rule (\w+):\n((?:[ \t]+\S.*(?:\n|$))*)", console,
                              flags=re.M):
         rule, body = block.groups()
@@ -62,7 +62,8 @@ def timeout_message(what: str, seconds: float, took: float, console: str) -> str
     """The one line a run stopped at its time limit fails with: the steps it was in, how far it
     got, the time it took and the setting that raises the limit."""
     steps = running_steps(console)
-    where = (f"in step {', '.join(steps)}" if steps
+    shown = ", ".join(steps[:3]) + (f" and {len(steps) - 3} more" if len(steps) > 3 else "")
+    where = (f"in step {shown}" if steps
              else "between steps" if re.search(r"^(?:local)?rule ", console, flags=re.M)
              else "before any step started")
     progress = re.findall(r"^(\d+ of \d+ steps) \(\d+%\) done$", console, flags=re.M)

@@ -50,6 +50,12 @@ def test_a_run_stopped_before_or_between_steps_says_so() -> None:
         "snakemake all_tables", 60, 61, finished)
 
 
+def test_a_dry_run_names_three_steps_and_counts_the_rest() -> None:
+    planned = "".join(f"rule score_{b}:\n    jobid: {i}\n" for i, b in enumerate("abcde"))
+    assert "timed out in step score_a, score_b, score_c and 2 more: stopped" in timeout_message(
+        "snakemake -n all_tables", 60, 61, planned)
+
+
 def test_the_limit_is_a_setting(monkeypatch) -> None:
     monkeypatch.delenv("CLINEVAL_TEST_TIMEOUT", raising=False)
     assert timeout_s() == 1800
