@@ -52,7 +52,7 @@ REPORT_ONLY = ("caption",)
 #: Version of the figure drawing code (clineval.figures): bump when it draws differently.
 FIGURES_VERSION = "1"
 #: Bump when src/clineval/report/page.py lays the page out anew: the report is rendered again.
-REPORT_PAGE_VERSION = "3"  # 3: values link to their examples
+REPORT_PAGE_VERSION = "3"
 
 
 def _request_settings(task: dict[str, Any]) -> dict[str, Any]:
@@ -410,7 +410,7 @@ def compute_identities(plan: Plan) -> None:
                 **({"judges": judges[cell.task]} if judges[cell.task] else {}),
                 # only where the benchmark's scoring reads the mode (e.g. which answer format
                 # its prompt asked for), so that other benchmarks keep their identities
-                **({"mode": mode} if getattr(bench, "scoring_reads_mode", False) else {}),
+                **({"mode": mode} if bench.scoring_reads_mode else {}),
                 **_slice(cfg, cell),
                 **({"data_access": sent} if sent else {}),
             }, cfg
@@ -606,8 +606,7 @@ def _export_identity(plan: Plan, model: str, task: str, settings: dict[str, Any]
                   "remote": backend.remote},
         "sampling": spec.get("sampling"),
         "benchmark_title": title(task_spec["benchmark"]),
-        "lower_is_better": list(getattr(get_benchmark(task_spec["benchmark"]),
-                                        "lower_is_better", ())),
+        "lower_is_better": list(get_benchmark(task_spec["benchmark"]).lower_is_better),
         "task": {k: task_spec.get(k) for k in ("benchmark", "display_name", "version", "data",
                                                 "scoring", "access")},
         "data": {"identity": data["sha"],
