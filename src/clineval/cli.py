@@ -152,6 +152,16 @@ def build_parser(argv_command: str | None = None) -> argparse.ArgumentParser:
                          help="the run's results folder (default ./results)")
     answers.add_argument("--data", type=Path, default=Path("data"),
                          help="the run's data folder (default ./data)")
+    publish = sub.add_parser(
+        "publish", help="a finished run's generations as files of recorded outputs, and the "
+                        "recorded models that rescore them with no GPU")
+    publish.add_argument("overrides", nargs="*", help="Hydra overrides, e.g. grid=real_public")
+    add_conf_argument(publish)
+    publish.add_argument("--out", type=Path, required=True,
+                         help="the folder that receives <model>/<mode>/<task>.jsonl")
+    publish.add_argument("--model", action="append", help="only this model (repeatable)")
+    publish.add_argument("--results", type=Path, default=Path("results"))
+    publish.add_argument("--data", type=Path, default=Path("data"))
     export = sub.add_parser("export", help="results in other projects' formats")
     eee = export.add_subparsers(dest="format", required=True).add_parser(
         "eee", help="each model x task's results and instance records in the Every Eval Ever "
@@ -292,6 +302,11 @@ def main(argv: Sequence[str] | None = None) -> int:
                 from clineval.workflow import answers
 
                 return answers.run(args.conf, args.overrides, args.model, args.results, args.data)
+            case "publish":
+                from clineval.workflow import publish
+
+                return publish.run(args.conf, args.overrides, args.out, args.model,
+                                   args.results, args.data)
             case "export":
                 from clineval.workflow.export import run as export
 
