@@ -154,3 +154,32 @@ def test_the_report_counts_agreement_lists_disagreements_and_kappa(cell, tmp_pat
     html = "\n".join(agreement.html(found, "examples"))
     assert f'href="examples/a/medcalc/all.html#example-{third}"' in html
     assert "<td>ann · bo</td><td>4</td><td>3</td><td>0.429</td>" in html
+
+
+def test_report_grades_enter_the_report_identity_job_and_page(tmp_path: Path) -> None:
+    from clineval.errors import ConfigError
+    from clineval.provenance.hashing import sha256_file
+    from clineval.report.page import render_page
+    from clineval.workflow import manifests
+    from clineval.workflow.plan import build_plan
+
+    conf = Path(__file__).resolve().parents[2] / "conf"
+    grades = write(tmp_path / "g.jsonl", GRADE)
+    where = {"results": tmp_path / "results", "data_root": tmp_path / "data"}
+    plan = build_plan(conf, [f"+report.grades=['{grades}']"], **where)
+    ident = plan.identities["report/index"]["identity"]
+    assert ident["grades"] == [{"path": str(grades), "sha256": sha256_file(grades)}]
+    job = manifests.report(plan)
+    assert job["grades"] == [str(grades)]
+    assert [c["cell"] for c in job["graded"]] == [c.path for c in plan.example_cells()]
+    plain = build_plan(conf, [], **where)
+    assert "grades" not in plain.identities["report/index"]["identity"]
+    assert manifests.report(plain)["graded"] == []
+    with pytest.raises(ConfigError, match=r"report\.grades\[0\]: .*none\.jsonl does not exist"):
+        build_plan(conf, [f"+report.grades=['{tmp_path / 'none.jsonl'}']"], **where)
+    page = render_page({"grid": "g", "smoke_models": [], "figures": {}, "tables": []}, {}, [],
+                       {"version": "0", "commit": None, "identity": "0" * 64}, None,
+                       ["<p>1 grades counted</p>"])
+    assert '<a href="#agreement">Agreement with graders</a>' in page
+    assert ('<section id="agreement">\n<h2>Agreement with graders</h2>\n<p>1 grades counted</p>'
+            in page)
