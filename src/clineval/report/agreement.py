@@ -57,6 +57,7 @@ class CellNow:
 def cell_now(files: CellFiles) -> CellNow:
     """Read one cell's files (:func:`clineval.report.examples.read_cell`, no prompts)."""
     sha, scoring = read_identity(files.identity)
+    # without prompts no request is read: the generations stand in for the requests' file
     cell = data.read_cell(files.cell, scoring["benchmark"], scoring["task"],
                           data.CellFiles(files.examples, files.generations, files.generations,
                                          files.rows), prompts=False)
@@ -110,7 +111,7 @@ def compare(grades: Iterable[Grade], cells: Mapping[str, CellNow]) -> Agreement:
     for grade in grades:
         now = cells.get(grade.cell)
         reason = stale_reason(grade, now)
-        if reason is not None or now is None:
+        if reason is not None or now is None:  # (stale_reason names a missing cell)
             found.stale.append((grade, reason or ""))
         else:
             found.counted.append(Counted(grade, now.verdict(grade.id, grade.reading),
