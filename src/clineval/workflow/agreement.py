@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from clineval.report.agreement import Agreement, CellFiles, cell_now, compare, markdown
-from clineval.report.grades import read_all
+from clineval.report.grades import Grade, read_all
 from clineval.workflow.layout import Plan
 
 
@@ -28,10 +28,8 @@ def report_grades(plan: Plan) -> tuple[list[Path], list[CellFiles]]:
     return [Path(p) for p in named], cell_files(plan)
 
 
-def agreement(plan: Plan, paths: Sequence[Path]) -> Agreement:
-    """The grades of ``paths`` against the plan's results: only the cells some grade names are
-    read."""
-    grades = read_all(paths)
+def agreement(plan: Plan, grades: Sequence[Grade]) -> Agreement:
+    """The grades against the plan's results: only the cells some grade names are read."""
     named = {g.cell for g in grades}
     cells = {f.cell: cell_now(f) for f in cell_files(plan) if f.cell in named}
     return compare(grades, cells)
@@ -42,7 +40,8 @@ def run(conf: Path, overrides: list[str], paths: Sequence[Path],
     """Print the agreement as Markdown; the disagreements link to the explorer's pages."""
     from clineval.workflow.plan import build_plan
 
+    grades = read_all(paths)  # a bad line stops before the plan is made
     plan = build_plan(conf, overrides, results=results, data_root=data)
-    found = agreement(plan, paths)
+    found = agreement(plan, grades)
     print(markdown(found, (plan.results / "report" / "examples").as_posix()), end="")
     return 0
