@@ -143,7 +143,9 @@ function panel(article, ex) {
 function decorate() {
   for (const article of list.querySelectorAll('article')) {
     if (article.querySelector('fieldset.grade')) continue;
-    const ex = byId.get(article.dataset.example || article.id.replace(/^example-/, ''));
+    const raw = article.dataset.example || article.id.replace(/^example-/, '');
+    let ex = byId.get(raw);
+    if (!ex) { try { ex = byId.get(decodeURIComponent(raw)); } catch (e) { ex = undefined; } }
     if (ex) panel(article, ex);
   }
 }
