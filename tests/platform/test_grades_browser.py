@@ -63,7 +63,9 @@ def grade_two(driver, page: Path, downloads: Path, first: str, second: str, note
     note_box = box.find_element("css selector", "input[type=text]")
     note_box.send_keys(note)
     note_box.send_keys("\t")  # the note is kept on change
-    driver.find_element("id", "save-grades").click()
+    save = driver.find_element("id", "save-grades")  # above the list: out of the sticky filters
+    driver.execute_script("arguments[0].scrollIntoView({block: 'center'});", save)
+    save.click()
     return saved_file(downloads)
 
 
