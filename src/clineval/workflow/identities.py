@@ -514,7 +514,18 @@ def _report_identity(plan: Plan) -> dict[str, Any]:
                      "credentialed": ids["report/examples"]["identity"]["credentialed"]},
         # only with recorded outputs, so that other reports keep their identities
         **({"recorded_models": recorded} if recorded else {}),
+        # only with graders' files (report.grades), likewise
+        **({"grades": grades} if (grades := _grades(plan)) else {}),
     }
+
+
+def _grades(plan: Plan) -> list[dict[str, str]]:
+    """Path and sha256 of each graders' file ``report.grades`` names (a missing one names the
+    setting)."""
+    assert plan.file_hashes is not None
+    return [{"path": portable(Path(path)),
+             "sha256": plan.file_hashes.sha256(Path(path), f"report.grades[{i}]")}
+            for i, path in enumerate((plan.cfg.get("report") or {}).get("grades") or [])]
 
 
 def _compared(plan: Plan, table: str, a: Cell, b: Cell) -> bool:
