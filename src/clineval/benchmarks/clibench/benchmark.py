@@ -101,8 +101,9 @@ class CliBenchBenchmark(StandardBenchmark):
     # 5: an answer copies the exemplar's answer also when its codes are garbled (a character or
     # two changed); a cut-off last line that opens an item the answer repeats is a fragment;
     # 6: lab abbreviations written out before matching, a title naming the item's opposite is
-    # no code, the allergen after the copied allergy line is no prescription
-    scoring_version = "6"
+    # no code, the allergen after the copied allergy line is no prescription; 7: a row's
+    # literal reading keeps its own items (each as that reading mapped it)
+    scoring_version = "7"
     #: What the paper's literal reading (every item mapped to its nearest code, §3.5) credits.
     literal_reading = ("an answer line that copies the prompt (a record line, a heading, the "
                        "instruction, the exemplar's answer) and any line, however unlike every "
