@@ -145,7 +145,8 @@ def mark_copies(bench: Any, examples: list[dict[str, Any]],
                 generations: list[dict[str, Any]], rows: list[dict[str, Any]]) -> None:
     """Set each row's ``copied``: the text of the prompt its output copies
     (:func:`clineval.metrics.copying.find_copy` over the texts of the example the prompt shows,
-    the benchmark's ``prompt_inputs``), or None. A row whose benchmark already decided it keeps
+    the benchmark's ``prompt_inputs``; the question it ``restated_texts`` is no copy), or
+    None. A row whose benchmark already decided it keeps
     the benchmark's finding."""
     from clineval.metrics import copying
 
@@ -156,8 +157,10 @@ def mark_copies(bench: Any, examples: list[dict[str, Any]],
         if "copied" in row or generation is None or "messages" not in generation:
             continue
         prompt = copying.Prompt.of(generation["messages"])
-        inputs = bench.prompt_inputs(by_id.get(row["id"], {}), prompt.user)
-        found = copying.find_copy(generation["output"], prompt, inputs)
+        example = by_id.get(row["id"], {})
+        found = copying.find_copy(generation["output"], prompt,
+                                  bench.prompt_inputs(example, prompt.user),
+                                  restated=bench.restated_texts(example))
         row["copied"] = found.as_dict() if found else None
 
 

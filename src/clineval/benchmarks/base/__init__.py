@@ -176,6 +176,10 @@ class Benchmark(Protocol):
         """The example's own texts as the final user message ``user`` shows them; the rest of
         the prompt is instruction or exemplars (:mod:`clineval.metrics.copying`)."""
 
+    def restated_texts(self, example: Record) -> list[str]:
+        """The example's question as an answer may restate it ("The patient's anion gap ...
+        is 1."): words that repeat it are no copy (:func:`clineval.metrics.copying.find_copy`)."""
+
     def baseline(self, name: str, task: Record, examples: list[Record]) -> Callable[[Record], str]:
         """A non-model baseline over the task's ``examples``: example -> raw output text."""
 

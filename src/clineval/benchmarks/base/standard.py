@@ -223,6 +223,10 @@ class StandardBenchmark(DeclaredAggregates):
         (:func:`clineval.metrics.copying.shown_inputs`)."""
         return copying.shown_inputs(example, user)
 
+    def restated_texts(self, example: Record) -> list[str]:
+        """None by default: every word an output shares with the prompt may be a copy."""
+        return []
+
     # --- scoring ------------------------------------------------------------------------
 
     def baseline(self, name: str, task: Record, examples: list[Record]) -> Callable[[Record], str]:

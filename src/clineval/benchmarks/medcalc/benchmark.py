@@ -92,8 +92,9 @@ class MedCalcBenchmark(StandardBenchmark):
     data_version = "1"
     # 5: a copied stretch repeated back to back restates the note too; 6 (robust): a note value
     # with its unit or label given without work, a blood pressure, a format example anywhere in
-    # the question and two different answer fields are no answer
-    scoring_version = "6"
+    # the question and two different answer fields are no answer; 7: an answer's words that
+    # restate the question ("The patient's anion gap in terms of mEq/L is 1.") are no copy
+    scoring_version = "7"
     baselines = ("oracle", "constant")
     truncatable = ("note",)
     #: Per extraction setting, the overall accuracy (its aggregate: scoring.py, per setting).
@@ -157,6 +158,10 @@ class MedCalcBenchmark(StandardBenchmark):
         prompt_kind: str = "chat",
     ) -> list[Record]:
         return prompts.build_requests(task, mode, templates, examples, exemplars)
+
+    def restated_texts(self, example: Record) -> list[str]:
+        """The question: an answer that restates it before its value copies nothing."""
+        return [str(example["question"])] if example.get("question") else []
 
     def baseline(self, name: str, task: Record, examples: list[Record]) -> Callable[[Record], str]:
         return baselines.get(name, (task.get("scoring") or {}).get("baselines") or {})
