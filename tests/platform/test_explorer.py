@@ -84,6 +84,18 @@ def test_each_benchmark_reads_its_rows() -> None:
     sentence = {"id": "s", "task": "abnormality", "qualified": False, "correct": False,
                 "prediction": None, "reference": "normal"}
     assert verdicts("medeval", sentence) == [("reading", "unanswered")]
+    assert get_benchmark("medeval").reading(sentence, {}).judgements[0].rule == (
+        "unqualified: off format")
+    summary = {"id": "m", "task": "summarization", "qualified": False, "prediction": "",
+               "unqualified": "the report repeated", "reference": "No acute findings.",
+               "rouge": {"rouge_l": 0.0}, "literal": {"prediction": "Heart normal.",
+                                                      "rouge": {"rouge_l": 12.0}}}
+    careful, literally = get_benchmark("medeval").reading(summary, {}).judgements
+    assert (careful.verdict, careful.rule) == ("unanswered", "unqualified: the report repeated")
+    assert (literally.verdict, literally.rule, literally.read) == (
+        "scored", "qualified", "Heart normal.")
+    assert verdicts("medeval", {**summary, "qualified": True, "literal": None}) == [
+        ("reading", "scored")]
     mcqa = {"id": "q", "gold": "B", "predicted": "C", "answered": True, "correct": False}
     assert verdicts("mcqa", mcqa) == [("reading", "wrong")]
     with pytest.raises(ValueError, match="verdict"):

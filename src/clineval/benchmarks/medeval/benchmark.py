@@ -52,7 +52,9 @@ class MedEvalBenchmark(StandardBenchmark):
     # 4: two contradictory labels (or code values) in repeated slots are no answer; a summary
     # without the Summary: slot is read as the summary; "empty" only for an empty output; a
     # copy measured with one misspelt word per run (copying version 2)
-    scoring_version = "4"
+    # 5: the explorer's reading of an unqualified rewrite or summary is unanswered, its rule
+    # "unqualified: <why>" (rows unchanged; the cells' pages are built again)
+    scoring_version = "5"
     literal_reading = (
         "an output that repeats its input sentence or report, or an exemplar's (a label word "
         "inside a repeated sentence; a repeated or irrelevant rewrite and a repeated report "
