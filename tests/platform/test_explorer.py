@@ -144,6 +144,17 @@ def test_a_cells_document_tags_verdicts_cuts_and_copies_and_shares_prompt_texts(
                                          for e in hidden["examples"])
 
 
+def test_recorded_outputs_show_their_finish_and_its_flags_as_not_known(tmp_path: Path) -> None:
+    files = write_cell(tmp_path, {"1": ("5", "recorded"), "2": ("4", "recorded")},
+                       {"1": 1, "2": 0})
+    document = cell_document(read_cell("r/medcalc/zero_shot", "medcalc", TASK, files, False),
+                             False)
+    assert [e["sides"][0]["finish"] for e in document["examples"]] == ["not known"] * 2
+    assert document["counts"]["official"] == {"right": 1, "wrong": 1, "unanswered": 0,
+                                              "scored": 0, "cut": "not known",
+                                              "loop": "not known", "copied": 0}
+
+
 def test_a_row_without_its_generation_names_the_file(tmp_path: Path) -> None:
     files = write_cell(tmp_path, {"1": ("5", "stop")}, {"1": 1, "2": 0})
     write_jsonl(files.examples, [{"id": i, "ground_truth": "5"} for i in ("1", "2")])

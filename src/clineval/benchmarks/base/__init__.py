@@ -136,6 +136,9 @@ class Benchmark(Protocol):
     metrics: tuple[Metric, ...]
     #: The names or patterns of the metrics where lower is better (from ``metrics``).
     lower_is_better: tuple[str, ...]
+    #: The reading :meth:`answered` follows, as ``clineval answers`` names it: ``careful``
+    #: (the project's) or ``official`` (MedCalc-Bench's official extraction).
+    answered_reading: str
 
     def source_files(self, task: Record, data_root: Path, task_name: str) -> dict[str, Path]:
         """Files the derive step reads: the official files, or the demo files to generate.
@@ -207,7 +210,9 @@ class Benchmark(Protocol):
 
     def answered(self, row: Record) -> bool | None:
         """Whether the model's output gave an answer the scorer could read (parsed, or
-        qualified); None where every output counts as its answer (a summary)."""
+        qualified) under :attr:`answered_reading`; None where every output counts as its
+        answer (a summary). False exactly where the explorer's verdict of that reading (the
+        first judgement of :meth:`reading`) is ``unanswered``."""
 
     def reading(self, row: Record, example: Record) -> Reading:
         """How the scorer read one output, for people (the report's per-example explorer,

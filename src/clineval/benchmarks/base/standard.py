@@ -69,6 +69,8 @@ class StandardBenchmark(DeclaredAggregates):
     data_version = "1"
     scoring_version = "1"
     baselines: tuple[str, ...] = ()
+    #: The reading :meth:`answered` follows (``clineval answers`` names it).
+    answered_reading = "careful"
     #: Source files by role: their names under ``data/demo/<task>/``.
     demo_files: ClassVar[Mapping[str, str]] = {}
     #: Source files by role: the official file each role reads.

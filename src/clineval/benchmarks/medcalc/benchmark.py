@@ -14,6 +14,7 @@ from clineval.benchmarks.medcalc import baselines, labels, prompts, scoring, syn
 from clineval.benchmarks.medcalc.calculators import CALCULATORS, Conventions
 from clineval.benchmarks.medcalc.extract import EXTRACTIONS
 from clineval.benchmarks.medcalc.loader import exemplar_records, read_exemplar_json, read_test_csv
+from clineval.benchmarks.medcalc.reading import READ
 from clineval.benchmarks.medcalc.reading import reading as row_reading
 from clineval.errors import ConfigError
 from clineval.io import Record
@@ -96,6 +97,7 @@ class MedCalcBenchmark(StandardBenchmark):
     # restate the question ("The patient's anion gap in terms of mEq/L is 1.") are no copy
     scoring_version = "7"
     baselines = ("oracle", "constant")
+    answered_reading = "official"
     truncatable = ("note",)
     #: Per extraction setting, the overall accuracy (its aggregate: scoring.py, per setting).
     metrics = tuple(Metric(f"accuracy.{setting}", f"Accuracy ({setting} extraction)",
@@ -223,8 +225,9 @@ class MedCalcBenchmark(StandardBenchmark):
         return row_reading(row, example)
 
     def answered(self, row: Record) -> bool | None:
-        """The official extraction found an answer (the paper's reading)."""
-        return row["official"]["status"] == "ok"
+        """The official extraction (the paper's reading, :attr:`answered_reading`) read an
+        answer: a value, or an abstention (the explorer's verdict is then right or wrong)."""
+        return row["official"]["status"] in READ
 
     def summarize_rows(self, task: Record, rows: list[Record]) -> Record:
         return scoring.summarize(rows, scoring.check_extractions(task["scoring"]["extractions"]))
