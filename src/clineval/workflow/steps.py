@@ -37,6 +37,7 @@ from clineval.tables.format import (
     SLICE_MARK,
     reading_note,
     recorded_note,
+    sizes_text,
     slice_note,
 )
 from clineval.tables.leaderboard import LAYOUT as LEADERBOARD
@@ -287,6 +288,19 @@ def literal_differences(bench: Any, cells: list[dict[str, Any]], tasks: dict[str
     return found
 
 
+def _slice_sizes(cells: list[dict[str, Any]], tasks: dict[str, Any], model: str) -> str:
+    """The examples a sliced model's cells of a table scored (:func:`sizes_text`): per mode
+    where the table shows one task, else per task."""
+    own = [cell for cell in cells if cell["model"] == model]
+    part = "mode" if len({cell["task"] for cell in own}) == 1 else "task"
+    found: dict[str, list[int]] = {}
+    for cell in own:
+        name = cell["mode"] if part == "mode" else (tasks[cell["task"]].get("display_name")
+                                                    or cell["task"])
+        found.setdefault(name, []).append(cell["summary"]["n"])
+    return sizes_text(found, "examples", part)
+
+
 def table_texts(
     ident: dict[str, Any],
     summaries: list[dict[str, Any]],
@@ -335,7 +349,8 @@ def table_texts(
         built = build_leaderboard(spec, cells, metrics, benchmarks, draws, boot.level)
     else:
         built = get_benchmark(next(iter(benchmarks.values()))).table(spec, cells, tasks)
-    sliced = [m["display_name"] for _, m in sorted(ident["models"].items()) if m.get("sliced")]
+    sliced = {m["display_name"]: _slice_sizes(cells, tasks, name)
+              for name, m in sorted(ident["models"].items()) if m.get("sliced")}
     if sliced:
         built.notes.append(slice_note(sliced))
     recorded = [(m["display_name"], f["file"], f["sha256"])  # a file per task: a list of them

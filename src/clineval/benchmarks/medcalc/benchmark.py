@@ -19,6 +19,7 @@ from clineval.benchmarks.medcalc.reading import reading as row_reading
 from clineval.errors import ConfigError
 from clineval.io import Record
 from clineval.metrics import aggregate
+from clineval.tables.format import sample_sizes
 from clineval.tables.render import Table
 
 BENCHMARK_NAME = "MedCalc-Bench"
@@ -245,13 +246,14 @@ class MedCalcBenchmark(StandardBenchmark):
         if len(tasks) != 1:
             raise ConfigError(f"a MedCalc-Bench table shows one task, not {', '.join(tasks)}")
         task = next(iter(tasks.values()))
-        rows = ", ".join(map(str, sorted({c["summary"]["n"] for c in cells})))
+        rows = sample_sizes(((c["display_name"], c["mode"], c["summary"]["n"]) for c in cells),
+                            "rows", "mode")
         data_note = (
-            f"Data: synthetic demo in the official CSV format ({rows} rows), not the paper's "
-            "test set."
+            f"Data: synthetic demo in the official CSV format (rows scored: {rows}), not the "
+            "paper's test set."
             if task["data"]["source"] == "demo"
             else f"Data: MedCalc-Bench v{task['data'].get('version', task['version'])} "
-            f"official-format file ({rows} rows scored)."
+            f"official-format file (rows scored: {rows})."
         )
         return tables.build_table(
             {
