@@ -143,3 +143,49 @@ def test_the_report_links_values_to_cells_and_pairs(pages: dict[str, Path]) -> N
         assert driver.current_url == pages["index"].resolve().as_uri()
         driver.find_element("link text", "all").click()  # model a's cell
         assert driver.current_url == pages["a"].resolve().as_uri()
+
+
+#: Each judgement row of the first example shown, with the detail rows under it.
+READINGS = """
+const rows = Array.from(document.querySelectorAll('#examples article table.judgements tbody tr,'
+  + ' #examples article table.judgements > tr'));
+const found = []; let current = null;
+for (const tr of rows) {
+  const cells = Array.from(tr.children).map(td => td.textContent);
+  if (cells[0]) { current = {name: cells[0], verdict: cells[1], read: cells[2], items: []};
+                  found.push(current); }
+  else if (current) current.items.push(cells[2]);
+}
+return found;
+"""
+
+
+@needs_chromium
+def test_each_reading_shows_its_own_item_mappings(tmp_path: Path) -> None:
+    """A CliBench prescription whose literal reading maps the copied allergy lines to codes
+    (SmolLM2's recorded output): the careful row's items say "no code", the literal row's the
+    codes that reading read."""
+    from clineval.report.examples import Cell, cell_document
+    from clineval.report.explorer import Page, cell_groups, examples_page
+
+    recorded = json.loads((Path(__file__).parents[1] / "fixtures" / "real_outputs"
+                           / "clibench_prescriptions__zero_shot.json").read_text("utf-8"))
+    row = next(r for r in recorded["rows"] if (r.get("literal") or {}).get("codes"))
+    example = next(e for e in recorded["examples"] if e["id"] == row["id"])
+    generation = next(g for g in recorded["generations"] if g["id"] == row["id"])
+    cell = Cell("m/clibench_prescriptions/zero_shot", "clibench", {}, [row],
+                {row["id"]: example}, {row["id"]: generation}, {})
+    document = cell_document(cell, False)
+    page = tmp_path / "page.html"
+    page.write_text(examples_page(Page("t", "t", [], [], groups=cell_groups()), document),
+                    encoding="utf-8")
+    with browser() as driver:
+        assert load(driver, page).errors == []
+        readings = driver.execute_script(READINGS)
+    careful, literal = readings
+    assert (careful["name"], literal["name"]) == ("reading", "literal")
+    assert literal["read"] == ", ".join(row["literal"]["codes"])
+    assert all("→ no code" in item for item in careful["items"])
+    assert [item.split(" → ")[1].split(" (")[0] for item in literal["items"]] == [
+        ", ".join(i["codes"]) or "no code" for i in row["literal"]["items"]]
+    assert any("→ no code" not in item for item in literal["items"])

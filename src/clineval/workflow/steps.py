@@ -37,6 +37,7 @@ from clineval.tables.format import (
     SLICE_MARK,
     reading_note,
     recorded_note,
+    sizes_text,
     slice_note,
 )
 from clineval.tables.leaderboard import LAYOUT as LEADERBOARD
@@ -145,7 +146,8 @@ def mark_copies(bench: Any, examples: list[dict[str, Any]],
                 generations: list[dict[str, Any]], rows: list[dict[str, Any]]) -> None:
     """Set each row's ``copied``: the text of the prompt its output copies
     (:func:`clineval.metrics.copying.find_copy` over the texts of the example the prompt shows,
-    the benchmark's ``prompt_inputs``), or None. A row whose benchmark already decided it keeps
+    the benchmark's ``prompt_inputs``; the question it ``restated_texts`` is no copy), or
+    None. A row whose benchmark already decided it keeps
     the benchmark's finding."""
     from clineval.metrics import copying
 
@@ -156,8 +158,10 @@ def mark_copies(bench: Any, examples: list[dict[str, Any]],
         if "copied" in row or generation is None or "messages" not in generation:
             continue
         prompt = copying.Prompt.of(generation["messages"])
-        inputs = bench.prompt_inputs(by_id.get(row["id"], {}), prompt.user)
-        found = copying.find_copy(generation["output"], prompt, inputs)
+        example = by_id.get(row["id"], {})
+        found = copying.find_copy(generation["output"], prompt,
+                                  bench.prompt_inputs(example, prompt.user),
+                                  restated=bench.restated_texts(example))
         row["copied"] = found.as_dict() if found else None
 
 
@@ -284,6 +288,19 @@ def literal_differences(bench: Any, cells: list[dict[str, Any]], tasks: dict[str
     return found
 
 
+def _slice_sizes(cells: list[dict[str, Any]], tasks: dict[str, Any], model: str) -> str:
+    """The examples a sliced model's cells of a table scored (:func:`sizes_text`): per mode
+    where the table shows one task, else per task."""
+    own = [cell for cell in cells if cell["model"] == model]
+    part = "mode" if len({cell["task"] for cell in own}) == 1 else "task"
+    found: dict[str, list[int]] = {}
+    for cell in own:
+        name = cell["mode"] if part == "mode" else (tasks[cell["task"]].get("display_name")
+                                                    or cell["task"])
+        found.setdefault(name, []).append(cell["summary"]["n"])
+    return sizes_text(found, "examples", part)
+
+
 def table_texts(
     ident: dict[str, Any],
     summaries: list[dict[str, Any]],
@@ -332,7 +349,8 @@ def table_texts(
         built = build_leaderboard(spec, cells, metrics, benchmarks, draws, boot.level)
     else:
         built = get_benchmark(next(iter(benchmarks.values()))).table(spec, cells, tasks)
-    sliced = [m["display_name"] for _, m in sorted(ident["models"].items()) if m.get("sliced")]
+    sliced = {m["display_name"]: _slice_sizes(cells, tasks, name)
+              for name, m in sorted(ident["models"].items()) if m.get("sliced")}
     if sliced:
         built.notes.append(slice_note(sliced))
     recorded = [(m["display_name"], f["file"], f["sha256"])  # a file per task: a list of them

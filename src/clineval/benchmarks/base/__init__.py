@@ -140,6 +140,9 @@ class Benchmark(Protocol):
     code_modules: Mapping[str, tuple[str, ...]]
     #: Whether scoring reads the mode (a score identity then holds the mode).
     scoring_reads_mode: bool
+    #: The reading :meth:`answered` follows, as ``clineval answers`` names it: ``careful``
+    #: (the project's) or ``official`` (MedCalc-Bench's official extraction).
+    answered_reading: str
 
     def source_files(self, task: Record, data_root: Path, task_name: str) -> dict[str, Path]:
         """Files the derive step reads: the official files, or the demo files to generate.
@@ -188,6 +191,10 @@ class Benchmark(Protocol):
         """The example's own texts as the final user message ``user`` shows them; the rest of
         the prompt is instruction or exemplars (:mod:`clineval.metrics.copying`)."""
 
+    def restated_texts(self, example: Record) -> list[str]:
+        """The example's question as an answer may restate it ("The patient's anion gap ...
+        is 1."): words that repeat it are no copy (:func:`clineval.metrics.copying.find_copy`)."""
+
     def baseline(self, name: str, task: Record, examples: list[Record]) -> Callable[[Record], str]:
         """A non-model baseline over the task's ``examples``: example -> raw output text."""
 
@@ -224,7 +231,9 @@ class Benchmark(Protocol):
 
     def answered(self, row: Record) -> bool | None:
         """Whether the model's output gave an answer the scorer could read (parsed, or
-        qualified); None where every output counts as its answer (a summary)."""
+        qualified) under :attr:`answered_reading`; None where every output counts as its
+        answer (a summary). False exactly where the explorer's verdict of that reading (the
+        first judgement of :meth:`reading`) is ``unanswered``."""
 
     def reading(self, row: Record, example: Record) -> Reading:
         """How the scorer read one output, for people (the report's per-example explorer,

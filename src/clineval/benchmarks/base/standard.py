@@ -75,6 +75,8 @@ class StandardBenchmark(DeclaredAggregates):
     data_version = "1"
     scoring_version = "1"
     baselines: tuple[str, ...] = ()
+    #: The reading :meth:`answered` follows (``clineval answers`` names it).
+    answered_reading = "careful"
     #: Source files by role: their names under ``data/demo/<task>/``.
     demo_files: ClassVar[Mapping[str, str]] = {}
     #: Source files by role: the official file each role reads.
@@ -231,6 +233,10 @@ class StandardBenchmark(DeclaredAggregates):
         the instruction): by default its fields' strings found there
         (:func:`clineval.metrics.copying.shown_inputs`)."""
         return copying.shown_inputs(example, user)
+
+    def restated_texts(self, example: Record) -> list[str]:
+        """None by default: every word an output shares with the prompt may be a copy."""
+        return []
 
     # --- scoring ------------------------------------------------------------------------
 

@@ -106,9 +106,10 @@ class MedDisKBenchmark(StandardBenchmark):
         return row_reading(row, example)
 
     def answered(self, row: Record) -> bool | None:
-        """The answer pattern of App. D matched (else the whole response is the answer) and a
-        careful grader sees an answer in it (docs/meddisk.md, "Copied text and readings")."""
-        return row["status"] == "pattern" and not row.get("unanswered")
+        """A careful grader sees an answer in the response (docs/meddisk.md, "Copied text and
+        readings"), read after the answer pattern of App. D or, where it did not match, in the
+        whole response: the explorer's verdict is then not ``unanswered``."""
+        return not row.get("unanswered")
 
     def summarize_rows(self, task: Record, rows: list[Record]) -> Record:
         from clineval.benchmarks.meddisk import scoring

@@ -46,7 +46,7 @@ class MedEvalBenchmark(StandardBenchmark):
     name = "medeval"
     # The versions, with what changed and why: docs/medeval.md, "Versions".
     data_version = "2"
-    scoring_version = "4"
+    scoring_version = "5"
     literal_reading = (
         "an output that repeats its input sentence or report, or an exemplar's (a label word "
         "inside a repeated sentence; a repeated or irrelevant rewrite and a repeated report "
