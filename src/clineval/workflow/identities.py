@@ -461,6 +461,7 @@ def compute_identities(plan: Plan) -> None:
             "spec": cfg["figures"][name],
             "tables": {t: ids[f"tables/{t}"]["sha"] for t in shown},
             "models": {m: {k: cfg["models"][m].get(k) for k in ("display_name", "smoke")}
+                       | _sliced_model(cfg, m, tasks)
                        | _shown_recorded(recorded, m, [c.task for t in shown
                                                        for c in plan.tables[t] if c.model == m])
                        for m in used},
