@@ -6,6 +6,8 @@ tests skip with that reason where they are missing.
 
 from __future__ import annotations
 
+import json
+import re
 import subprocess
 import sys
 from html import escape
@@ -231,3 +233,71 @@ def test_at_768_px_tables_scroll_in_their_box_headers_keep_words_and_notes_rende
     assert shown["tables"] == 1
     assert code_text == ["literal"] and "`" not in notes_text
     assert "Key: what the words mean" in key and "scoring identity" in key
+
+
+def page_data(page: Path) -> dict:
+    """The JSON an explorer page embeds."""
+    text = page.read_text(encoding="utf-8")
+    return json.loads(text.split('id="data">')[1].split("</script>")[0])
+
+
+#: How a CliBench answer item says how it was mapped: ``… → codes (how[, similarity …][: rule
+#: why])``.
+ITEM_HOW = re.compile(r" → .*? \(([a-z_]+)(?:, similarity [0-9.]+)?(?:: ([a-z_]+))?")
+
+
+def key_gaps(root: Path) -> list[str]:
+    """The verdicts, finish reasons, readings and rules that the explorer pages of a built
+    grid show and the key does not explain, and outputs that show ``\\u`` escapes."""
+    from clineval.report import glossary
+
+    tasks = build_plan(REPO / "conf", []).cfg["tasks"]
+    examples = root / "results" / "report" / "examples"
+    gaps = set()
+    for page in sorted(examples.rglob("*.html")):
+        if page.name == "index.html":
+            continue
+        bench = tasks[page.parent.name]["benchmark"]
+        for example in page_data(page)["examples"]:
+            for side in example["sides"]:
+                if re.search(r"\\u[0-9a-fA-F]{4}", side["output"]):
+                    gaps.add(f"escape in an output of {page.relative_to(examples)}")
+                finish = side["finish"] or "not known"
+                if finish not in glossary.FINISH:
+                    gaps.add(f"finish {finish}")
+                for j in side["judgements"]:
+                    if j["verdict"] not in glossary.VERDICTS:
+                        gaps.add(f"verdict {j['verdict']}")
+                    if j["name"] not in glossary.READINGS:
+                        gaps.add(f"reading {j['name']}")
+                    if j["rule"] and not glossary.covered(bench, j["rule"]):
+                        gaps.add(f"{bench} rule {j['rule']}")
+                    for label, text in j["details"]:
+                        found = ITEM_HOW.search(text) if label == "item" else None
+                        for rule in found.groups() if found else ():
+                            if rule and rule not in glossary.RULES[bench]:
+                                gaps.add(f"{bench} item {rule}")
+    return sorted(gaps)
+
+
+@pytest.mark.slow
+def test_the_key_explains_every_value_the_demo_pages_show(report: Path) -> None:
+    assert (report.parent / "examples" / "index.html").exists()
+    assert key_gaps(report.parents[2]) == []
+
+
+@pytest.mark.slow
+@needs_chromium
+def test_the_demo_report_and_example_pages_read_at_768_px(report: Path) -> None:
+    from browser import assert_readable, readable
+
+    examples = report.parent / "examples"
+    pages = [report, examples / "index.html",
+             *sorted(examples.glob("*/meddisk_zh/*.html"))[:1],
+             *sorted(examples.glob("*/medcalc/*.html"))[:1],
+             *sorted(examples.glob("*/clibench_diagnoses/*.html"))[:1]]
+    assert len(pages) == 5
+    with browser(width=768) as driver:
+        for page in pages:
+            assert load(driver, page).errors == [], page
+            assert_readable(readable(driver))

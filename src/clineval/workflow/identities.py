@@ -52,7 +52,7 @@ REPORT_ONLY = ("caption",)
 #: Version of the figure drawing code (clineval.figures): bump when it draws differently.
 FIGURES_VERSION = "1"
 #: Bump when src/clineval/report/page.py lays the page out anew: the report is rendered again.
-REPORT_PAGE_VERSION = "3"  # 3: values link to their examples
+REPORT_PAGE_VERSION = "4"  # 4: the key, rendered notes, captions, scroll boxes
 
 
 def _request_settings(task: dict[str, Any]) -> dict[str, Any]:
