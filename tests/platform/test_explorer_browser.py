@@ -150,7 +150,7 @@ def zh_page(root: Path) -> Path:
     a prompt), built as the explorer's job builds one."""
     from clineval.report.explorer import Page, cell_groups, examples_page
 
-    judgement = {"name": "reading", "verdict": "unanswered", "score": "6.5 points " * 8,
+    judgement = {"name": "reading", "verdict": "scored", "score": "6.5 points " * 8,
                  "read": "发热、咳嗽、呼吸困难" * 12, "rule": "pattern; unanswered: no entity",
                  "details": [["semantic", "0.812 (partially correct) " * 12]]}
     literal = {**judgement, "name": "literal", "rule": "fallback"}

@@ -59,7 +59,8 @@ overflow:auto}
 table{border-collapse:collapse;font-size:.82rem;margin:.4rem 0;width:100%}
 th,td{border:1px solid #d0d7de;padding:.2rem .4rem;text-align:left;vertical-align:top;
 overflow-wrap:anywhere}thead th{background:#f6f8fa}td.detail{color:#424a53}
-th,table.judgements td:nth-child(-n+2){overflow-wrap:normal;word-break:normal;hyphens:manual}
+th,table.judgements :is(td:nth-child(-n+2),td:nth-child(4)){overflow-wrap:normal;word-break:normal;
+hyphens:manual}
 .scroll{max-width:100%;overflow-x:auto}
 .sr{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);
 white-space:nowrap}
