@@ -206,3 +206,22 @@ def test_header_groups_span_their_columns_in_one_head() -> None:
             '<th colspan="2" scope="colgroup">Misc.</th></tr>') in head
     assert '<tr class="head"><th style="text-align:left">Model</th>' in head
     assert '<tr class="block"><th colspan="5">Zero-shot</th></tr>' in table
+
+
+def test_the_key_explains_the_rules_each_scorer_names() -> None:
+    from clineval.benchmarks.clue.extract import (
+        ANSWERED,
+        CONFLICTING,
+        COPIED_EXAMPLE,
+        TEXT_MISMATCH,
+    )
+    from clineval.benchmarks.medcalc.reading import READ
+    from clineval.report.glossary import covered
+
+    clue = (*ANSWERED, CONFLICTING, COPIED_EXAMPLE, TEXT_MISMATCH, "marked", "whole_output",
+            "no_label", "ambiguous", "bad_letter", "listed_options", "no_answer", "no_codes")
+    assert all(covered("clue", status) for status in clue)
+    assert all(covered("medcalc", f"{s}: a detail") for s in (*READ, "not_found", "error"))
+    assert covered("meddisk", "pattern; unanswered: no entity") and covered("meddisk", "fallback")
+    assert covered("medeval", "off format") and covered("clibench", "no_decision: allergy")
+    assert not covered("medeval", "qualified; overlong") and not covered("clue", "pattern")
