@@ -163,11 +163,14 @@ def test_pages_are_self_contained_escaped_and_reproducible(tmp_path: Path) -> No
         html = page.read_text(encoding="utf-8")
         assert html == again[name].read_text(encoding="utf-8"), name
         assert not re.search(r'(src|href)="(https?:|//)', html) and "http" not in html
-        assert html.count("<script") == (0 if name == "index" else 3)
+        # data, config, the script; a cell's page also its grading panel
+        assert html.count("<script") == {"index": 0, "pair": 3}.get(name, 4)
     cell = pages["a"].read_text(encoding="utf-8")
     data = json.loads(re.search(r'<script type="application/json" id="data">(.*?)</script>',
                                 cell, re.S).group(1))
     assert len(data["examples"]) == 36 and data["views"] == ["official", "robust"]
+    assert data["grading"]["model"] == "a" and len(data["grading"]["scoring"]) == 64
+    assert all(len(e["output_sha256"]) == 64 for e in data["examples"])
     assert "</script" not in cell.split('id="data">')[1].split("</script>")[0]
     index = pages["index"].read_text(encoding="utf-8")
     assert 'href="a/medcalc/all.html"' in index and 'href="../pairs/a/b/medcalc/all.html"' in index

@@ -27,7 +27,7 @@ from dataclasses import dataclass
 
 #: Bump when :func:`find_copy` or :func:`shown_inputs` decide differently: every score is
 #: recomputed (it is part of each scoring identity).
-VERSION = "2"  # 2: a run may hold one misspelt word
+VERSION = "2"
 #: The kinds of copied text, in the order that breaks ties.
 KINDS = ("exemplar", "input", "instruction")
 #: Words in a run (Latin script) and characters in a run (CJK): the defaults of find_copy.

@@ -75,6 +75,8 @@ footer{border-top:1px solid #d0d7de;margin-top:2rem;padding-bottom:2rem;font-siz
 
 #: The pages' script: filters, pages and builds the examples (textContent only).
 _SCRIPT = (Path(__file__).parent / "explorer.js").read_text(encoding="utf-8").strip()
+#: A cell page's grading panel (clineval.report.grades), after the pages' script.
+_GRADES = (Path(__file__).parent / "grades.js").read_text(encoding="utf-8").strip()
 
 #: Labels of the tags a page filters on.
 LABELS = {"right": "right", "wrong": "wrong", "unanswered": "unanswered",
@@ -251,7 +253,9 @@ def examples_page(page: Page, document: Mapping[str, Any]) -> str:
              *static_examples(page, document), "</main>",
              f'<script type="application/json" id="data">{_json(document)}</script>',
              f'<script type="application/json" id="config">{_json(config)}</script>',
-             f"<script>\n{_SCRIPT}\n</script>", "</body>", "</html>"]
+             f"<script>\n{_SCRIPT}\n</script>",
+             *([f"<script>\n{_GRADES}\n</script>"] if "grading" in document else []),
+             "</body>", "</html>"]
     return "\n".join(lines) + "\n"
 
 

@@ -22,9 +22,10 @@ from clineval.io import DataError, read_identity, write_text
 from clineval.provenance.record import FileHashes, make_record, write_record
 from clineval.report import examples as data
 from clineval.report import explorer
+from clineval.report.grades import output_sha256
 
 #: The explorer's page layout and data: bump when a page shows anything anew.
-EXAMPLES_VERSION = "2"
+EXAMPLES_VERSION = "3"
 
 
 @dataclass(frozen=True)
@@ -168,6 +169,17 @@ def _index(ident: Mapping[str, Any], counts: Mapping[str, Mapping[str, int]],
                                _warnings(ident, entries), sections)
 
 
+def with_grading(document: dict[str, Any], entry: Mapping[str, Any], scoring: str
+                 ) -> dict[str, Any]:
+    """A cell page's data with what its grading panel saves in each grade
+    (:mod:`clineval.report.grades`): the cell and its scoring identity, each output's hash."""
+    for example in document["examples"]:
+        example["output_sha256"] = output_sha256(example["sides"][0]["output"])
+    document["grading"] = {"model": entry["model"], "task": entry["task"],
+                           "mode": entry["mode"], "scoring": scoring}
+    return document
+
+
 def examples(identity: Path, cells: Sequence[CellJob], pairs: Sequence[PairJob], index: Path,
              record_out: Path) -> None:
     """Write every cell's page, every pair's page, their index and the job's record."""
@@ -188,7 +200,7 @@ def examples(identity: Path, cells: Sequence[CellJob], pairs: Sequence[PairJob],
                             f"{scoring.get('cell')}")
         cell = data.read_cell(job.cell, scoring["benchmark"], scoring["task"], job.files,
                               entry["prompts"])
-        document = data.cell_document(cell, entry["prompts"])
+        document = with_grading(data.cell_document(cell, entry["prompts"]), entry, scoring_sha)
         page = _cell_page(ident, entry, document, entries, scoring_sha, scoring["benchmark"])
         write_text(job.out, explorer.examples_page(page, document))
         counts[job.cell] = data.summary_line(document)

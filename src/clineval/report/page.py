@@ -21,7 +21,9 @@ from clineval.tables.format import READING_NOTE
 from clineval.tables.leaderboard import LAYOUT as LEADERBOARD
 
 #: Headings of the sections that are no benchmark's (a benchmark's is its declared title).
-SECTION_TITLES = {LEADERBOARD: "Leaderboard"}
+#: The section of the scorer's agreement with graders (``report.grades``).
+AGREEMENT = "agreement"
+SECTION_TITLES = {LEADERBOARD: "Leaderboard", AGREEMENT: "Agreement with graders"}
 _ALIGN = {"l": "left", "c": "center", "r": "right"}
 _STYLE = """
 body{font-family:system-ui,-apple-system,"Segoe UI",sans-serif;margin:0;color:#1b1f24;
@@ -259,10 +261,12 @@ def render_page(
     figures: list[Figure],
     code: Mapping[str, Any],
     links: Mapping[str, list[list[list[str]]]] | None = None,
+    agreement: Sequence[str] = (),
 ) -> str:
     """The whole page: header, the leaderboard first, then per section its tables and figures
     (``ident``: the report identity; ``code``: version, commit, dirty flag and identity sha;
-    ``links``: per table, the cells behind each value of its data rows)."""
+    ``links``: per table, the cells behind each value of its data rows; ``agreement``: the
+    body of the section "Agreement with graders", none without)."""
     sections: dict[str, list[str]] = {}
     combined: list[str] = []
     readings = reading_links(ident, tables)
@@ -288,6 +292,8 @@ def render_page(
         alt = f'{figure.entry["title"]}. {figure.entry["caption"]}'
         body += [f'<figure id="figure-{escape(figure.name)}">',
                  f'<img src="data:image/png;base64,{data}" alt="{escape(alt)}">', "</figure>"]
+    if agreement:
+        sections[AGREEMENT] = list(agreement)
     nav = " ".join([*(f'<a href="#{escape(s)}">{escape(section_title(s))}</a>' for s in sections),
                     '<a href="#key">Key</a>'])
     lines = ["<!DOCTYPE html>", '<html lang="en">', "<head>", '<meta charset="utf-8">',

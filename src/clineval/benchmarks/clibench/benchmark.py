@@ -94,14 +94,8 @@ def _official(task: Record, task_name: str, kind: str) -> dict[str, Path]:
 
 class CliBenchBenchmark(StandardBenchmark):
     name = "clibench"
+    # The versions, with what changed and why: docs/clibench.md, "Versions".
     data_version = "1"
-    # 2: embeddings per text in float64 on one thread; 3: explicit codes checked against the
-    # ontology in either case, shared titles, coarse codes, "Final answer:" only where asked;
-    # 4: items that copy the prompt are no decisions, a similarity floor, the literal reading;
-    # 5: an answer copies the exemplar's answer also when its codes are garbled (a character or
-    # two changed); a cut-off last line that opens an item the answer repeats is a fragment;
-    # 6: lab abbreviations written out before matching, a title naming the item's opposite is
-    # no code, the allergen after the copied allergy line is no prescription
     scoring_version = "6"
     #: What the paper's literal reading (every item mapped to its nearest code, §3.5) credits.
     literal_reading = ("an answer line that copies the prompt (a record line, a heading, the "

@@ -89,10 +89,8 @@ def _replace_leaked(
 
 class MedCalcBenchmark(StandardBenchmark):
     name = "medcalc"
+    # The versions, with what changed and why: docs/medcalc.md, "Versions".
     data_version = "1"
-    # 5: a copied stretch repeated back to back restates the note too; 6 (robust): a note value
-    # with its unit or label given without work, a blood pressure, a format example anywhere in
-    # the question and two different answer fields are no answer
     scoring_version = "6"
     baselines = ("oracle", "constant")
     truncatable = ("note",)

@@ -32,14 +32,8 @@ WHERE = ("your own copy in the MedDisK KB format (docs/meddisk.md): the paper's 
 
 class MedDisKBenchmark(StandardBenchmark):
     name = "meddisk"
-    # 2: the demo KB's "none" values only where none is clinically true (synthetic.NONE)
+    # The versions, with what changed and why: docs/meddisk.md, "Versions".
     data_version = "2"
-    # 2: embeddings per text in float64 on one thread; 3: no cut of a response without the
-    # answer pattern, every ordinal dropped, Unicode edge punctuation, BLEU-1/ROUGE-1 from
-    # counts and thresholds with a float tolerance (issue 26); 4: the USE encoder computes in
-    # float64 (its float32 cosines differed between processors by about 1e-8); 5: the careful
-    # reading (issue 34): only a none word is "none"; an empty, cut or prompt-copied answer is
-    # unanswered; a list marker is not a number; the paper's literal reading kept as `literal`
     scoring_version = "5"
     baselines = baselines.BASELINES
     #: The score (0-10), the macro score over aspects and the averaged tier shares (the
