@@ -94,15 +94,19 @@ def recorded_note(files: Iterable[tuple[str, str, str]]) -> str:
                      "workflow; only their scoring is clineval's.")
 
 
+#: How the note on a table's reading begins (:func:`reading_note`).
+READING_NOTE = "Reading:"
+
+
 def reading_note(literal: str | None, differences: Iterable[tuple[str, str, float, float]]
                  ) -> str | None:
     """The note on which reading the table shows (docs/scoring.md, Two readings): copied prompt
     text earns nothing here; ``literal`` says what the paper's literal reading credits
     instead (None: the benchmark has no other reading). ``differences``: (the row's model and
-    mode, metric, value here, value under the literal reading) where the two differ."""
+    mode, metric's label, value here, value under the literal reading) where the two differ."""
     if literal is None:
         return None
-    note = ("Reading: text copied from the prompt earns nothing (docs/scoring.md, Copied "
+    note = (f"{READING_NOTE} text copied from the prompt earns nothing (docs/scoring.md, Copied "
             f"text). The paper's literal reading credits {literal}")
     found = [f"{row} {metric} {literal_value:.4g} (here {value:.4g})"
              for row, metric, value, literal_value in differences]

@@ -52,7 +52,7 @@ REPORT_ONLY = ("caption",)
 #: Version of the figure drawing code (clineval.figures): bump when it draws differently.
 FIGURES_VERSION = "1"
 #: Bump when src/clineval/report/page.py lays the page out anew: the report is rendered again.
-REPORT_PAGE_VERSION = "3"
+REPORT_PAGE_VERSION = "4"  # 4: the key, rendered notes, captions, scroll boxes
 
 
 def _request_settings(task: dict[str, Any]) -> dict[str, Any]:
@@ -461,6 +461,7 @@ def compute_identities(plan: Plan) -> None:
             "spec": cfg["figures"][name],
             "tables": {t: ids[f"tables/{t}"]["sha"] for t in shown},
             "models": {m: {k: cfg["models"][m].get(k) for k in ("display_name", "smoke")}
+                       | _sliced_model(cfg, m, tasks)
                        | _shown_recorded(recorded, m, [c.task for t in shown
                                                        for c in plan.tables[t] if c.model == m])
                        for m in used},

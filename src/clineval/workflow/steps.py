@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from clineval.benchmarks import get_benchmark
+from clineval.benchmarks.base.headline import find
 from clineval.config import slices
 from clineval.io import (
     DataError,
@@ -268,11 +269,22 @@ def rows_path(summary: Path) -> Path:
     return summary.with_suffix(".jsonl")
 
 
+def metric_label(bench: Any, metric: str) -> str:
+    """A headline metric as the tables name it: its declared label, after the part a leading
+    ``*.`` of its declaration stands for (``chest accuracy``); the name where none is declared."""
+    found = find(bench.metrics, metric)
+    if found is None:
+        return metric
+    if found.name.startswith("*."):
+        return f"{metric[:len(metric) - len(found.name) + 1]} {found.label}"
+    return found.label
+
+
 def literal_differences(bench: Any, cells: list[dict[str, Any]], tasks: dict[str, Any]
                         ) -> list[tuple[str, str, float, float]]:
     """Where a cell's headline under the paper's literal reading (its summary's ``literal``)
-    differs from the one shown: (model, task where the table shows several, and mode; metric,
-    shown value, literal value)."""
+    differs from the one shown: (model, task where the table shows several, and mode; the
+    metric's label, shown value, literal value)."""
     several = len({cell["task"] for cell in cells}) > 1
     found = []
     for cell in cells:
@@ -283,8 +295,8 @@ def literal_differences(bench: Any, cells: list[dict[str, Any]], tasks: dict[str
         shown, other = bench.headline(cell["summary"]), bench.headline(literal)
         for metric, value in sorted(shown.items()):
             if value is not None and other.get(metric) is not None and other[metric] != value:
-                found.append((f"{cell['display_name']}{task} {cell['mode']}", metric, float(value),
-                              float(other[metric])))
+                found.append((f"{cell['display_name']}{task} {cell['mode']}",
+                              metric_label(bench, metric), float(value), float(other[metric])))
     return found
 
 
