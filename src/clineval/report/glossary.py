@@ -134,7 +134,9 @@ RULES: dict[str, dict[str, str]] = {
     "medeval": {
         "qualified": "The output follows the answer format the prompt asks for, so it was "
                      "scored.",
-        "off format": "The output does not follow the requested format: unanswered.",
+        "unqualified": "The output is no answer: it does not follow the requested format, or it "
+                       "only repeats its input or an exemplar (the reason follows the colon): "
+                       "unanswered.",
     },
 }
 
