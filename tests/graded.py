@@ -1,14 +1,49 @@
-"""The check every benchmark's hand-graded set of real outputs shares (docs/scoring.md,
-Hand-graded checks): the harness reads what the grader read on at least 98 % of the outputs,
-and misses exactly the outputs pinned with their reason. A set graded in batches (outputs
-added later, on rows no earlier batch used) reports and checks its agreement per batch."""
+"""The project's hand-graded sets of real outputs (``tests/fixtures/*_graded``, README.md
+there) and the check every benchmark's set shares (docs/scoring.md, Hand-graded checks).
+
+Each set is a folder with ``outputs.jsonl`` (one output a line with what the prompt showed)
+and ``grades.jsonl`` in the grades format ``clineval agreement`` reads
+(:mod:`clineval.report.grades`): each grade's ``id`` is its output's key, ``read`` what the
+grader read, ``note`` why, ``context`` the set's further fields. :func:`graded` reads both
+through that reader and fails on an output with no grade, a grade with no output, or a stale
+grade (its ``output_sha256`` is not its output's). The harness reads what the grader read on
+at least 98 % of the outputs, and misses exactly the outputs pinned with their reason. A set
+graded in batches (outputs added later, on rows no earlier batch used) reports and checks its
+agreement per batch."""
 
 from __future__ import annotations
 
 from collections.abc import Callable, Collection, Iterable, Mapping
+from pathlib import Path
 from typing import Any
 
+from clineval.io import read_jsonl
+from clineval.report.grades import Grade, output_sha256, read_grades
+
+FIXTURES = Path(__file__).resolve().parent / "fixtures"
+
 MINIMUM_AGREEMENT = 0.98
+
+
+def graded(name: str, key: str = "key") -> list[dict[str, Any]]:
+    """The outputs of set ``tests/fixtures/<name>``, in file order, each with its grade's
+    ``read`` as ``grade``, its ``note`` as ``reason``, its ``verdict`` and its ``context``'s
+    fields; ``key``: the output field a grade's ``id`` names."""
+    folder = FIXTURES / name
+    grades: dict[str, Grade] = {}
+    for grade in read_grades(folder / "grades.jsonl"):
+        assert grade.id not in grades, f"{grade.path}:{grade.line}: {grade.id} graded twice"
+        grades[grade.id] = grade
+    found = []
+    for record in read_jsonl(folder / "outputs.jsonl"):
+        grade = grades.pop(str(record[key]), None)
+        assert grade is not None, f"{name}: {record[key]} has no grade"
+        assert grade.output_sha256 == output_sha256(record["output"]), (
+            f"{grade.path}:{grade.line}: stale grade of {grade.id} (its output changed)")
+        found.append({**record, **(grade.context or {}), "grade": grade.read,
+                      "reason": grade.note, "verdict": grade.verdict})
+    assert not grades, f"{name}: grades of no output: {sorted(grades)}"
+    return found
 
 
 def assert_agrees(misses: dict[Any, Any], total: int, pinned: Collection[Any]) -> None:

@@ -11,16 +11,14 @@ checked.
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
-from graded import assert_reads_the_grades
+from graded import assert_reads_the_grades, graded
 from meddisk_records import task
 
 from clineval.benchmarks.meddisk import extract, scoring
-from clineval.io import read_jsonl
 
-FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "meddisk_graded" / "smollm2.jsonl"
+FIXTURE = "meddisk_graded"
 MINIMUM_ROWS = 40
 # Rows where the careful reading differs from the hand grade, and why.
 DISAGREEMENTS: dict[str, str] = {
@@ -35,7 +33,14 @@ FIELDS = ("key", "source", "task", "mode", "max_tokens", "id", "lang", "disease"
 
 
 def _graded() -> list[dict[str, Any]]:
-    return read_jsonl(FIXTURE, required=FIELDS)
+    found = []
+    for record in graded(FIXTURE):
+        assert set(FIELDS) <= set(record), record["key"]
+        kind = record.pop("kind", None)
+        record["grade"] = (None if kind is None
+                           else {kind: True if kind == "none" else record["grade"]})
+        found.append(record)
+    return found
 
 
 def _example(record: dict[str, Any]) -> dict[str, Any]:
