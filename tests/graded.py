@@ -9,10 +9,14 @@ through that reader and fails on an output with no grade, a grade with no output
 grade (its ``output_sha256`` is not its output's). The harness reads what the grader read on
 at least 98 % of the outputs, and misses exactly the outputs pinned with their reason. A set
 graded in batches (outputs added later, on rows no earlier batch used) reports and checks its
-agreement per batch."""
+agreement per batch.
+
+Public texts that must not be committed (Open-i reports) stay out of an output as masks
+(:func:`mask`), which the test restores from the data (:func:`unmask`)."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Collection, Iterable, Mapping
 from pathlib import Path
 from typing import Any
@@ -23,6 +27,38 @@ from clineval.report.grades import Grade, output_sha256, read_grades
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
 
 MINIMUM_AGREEMENT = 0.98
+
+#: The shortest run of characters shared with a public text that is written as a mask.
+MASK_CHARS = 12
+MASK = re.compile(r"⟦(f|i|e\d+f|e\d+i):(\d+):(\d+)⟧")
+
+
+def mask(text: str, sources: dict[str, str]) -> str:
+    """``text`` with each maximal run of at least :data:`MASK_CHARS` characters that a source
+    holds written as ``⟦<source>:<start>:<end>⟧`` (the longest run first, left to right)."""
+    out, i = [], 0
+    while i < len(text):
+        best = (0, "", 0)
+        for name, source in sources.items():
+            n = MASK_CHARS
+            if text[i:i + n] not in source:
+                continue
+            while i + n < len(text) and text[i:i + n + 1] in source:
+                n += 1
+            if n > best[0]:
+                best = (n, name, source.find(text[i:i + n]))
+        if best[0]:
+            out.append(f"⟦{best[1]}:{best[2]}:{best[2] + best[0]}⟧")
+            i += best[0]
+        else:
+            out.append(text[i])
+            i += 1
+    return "".join(out)
+
+
+def unmask(text: str, sources: dict[str, str]) -> str:
+    """The text :func:`mask` wrote, with ``sources`` (KeyError when one is missing)."""
+    return MASK.sub(lambda m: sources[m.group(1)][int(m.group(2)):int(m.group(3))], text)
 
 
 def graded(name: str, key: str = "key") -> list[dict[str, Any]]:
