@@ -76,7 +76,10 @@ def graded(name: str, key: str = "key") -> list[dict[str, Any]]:
         assert grade is not None, f"{name}: {record[key]} has no grade"
         assert grade.output_sha256 == output_sha256(record["output"]), (
             f"{grade.path}:{grade.line}: stale grade of {grade.id} (its output changed)")
-        found.append({**record, **(grade.context or {}), "grade": grade.read,
+        context = grade.context or {}
+        assert not set(context) & {*record, "grade", "reason", "verdict"}, (
+            f"{grade.path}:{grade.line}: context names a field of the output")
+        found.append({**record, **context, "grade": grade.read,
                       "reason": grade.note, "verdict": grade.verdict})
     assert not grades, f"{name}: grades of no output: {sorted(grades)}"
     return found
