@@ -61,11 +61,11 @@ def unmask(text: str, sources: dict[str, str]) -> str:
     return MASK.sub(lambda m: sources[m.group(1)][int(m.group(2)):int(m.group(3))], text)
 
 
-def graded(name: str, key: str = "key") -> list[dict[str, Any]]:
-    """The outputs of set ``tests/fixtures/<name>``, in file order, each with its grade's
-    ``read`` as ``grade``, its ``note`` as ``reason``, its ``verdict`` and its ``context``'s
-    fields; ``key``: the output field a grade's ``id`` names."""
-    folder = FIXTURES / name
+def graded(name: str, key: str = "key", root: Path = FIXTURES) -> list[dict[str, Any]]:
+    """The outputs of set ``<root>/<name>``, in file order, each with its grade's ``read`` as
+    ``grade``, its ``note`` as ``reason``, its ``verdict`` and its ``context``'s fields;
+    ``key``: the output field a grade's ``id`` names."""
+    folder = root / name
     grades: dict[str, Grade] = {}
     for grade in read_grades(folder / "grades.jsonl"):
         assert grade.id not in grades, f"{grade.path}:{grade.line}: {grade.id} graded twice"
