@@ -1,8 +1,9 @@
 """CliBench's careful reading against a hand-graded set of real model outputs (issue 34).
 
 ``tests/fixtures/clibench_graded/`` (README.md there) holds real SmolLM2-135M outputs on the four
-CliBench demo tasks in several settings (``outputs.jsonl``) and, per task and answer item, the
-grade a careful grader following the paper gives it (``grades.jsonl``): whether the item is a
+CliBench demo tasks in several settings (``outputs.jsonl``) and, per output and its answer
+items, the grade a careful grader following the paper gives it (``grades.jsonl``, each item's
+grade in the output grade's ``context``): whether the item is a
 decision, and which candidate codes of the demo dictionaries it names (none: no decision, or a
 decision that no candidate title names). Each item's nearest candidate and similarity are stored
 (the mapping inputs; for a lab item the careful reading writes out, ``read_as``: the written-out

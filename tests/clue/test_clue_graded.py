@@ -1,6 +1,6 @@
 """CLUE's readings against a hand-graded set of real model outputs (issue 34).
 
-``tests/fixtures/clue_graded/smollm2_outputs.jsonl`` (README.md there) holds real
+``tests/fixtures/clue_graded/`` (README.md there) holds real
 SmolLM2-135M outputs on every CLUE dataset kind (the demo's synthetic data and the public
 MeQSum, in several modes and token budgets), each with the grade a careful grader following the
 paper gives it: the answer read (a label, a letter, the codes, or the text a grader scores; null

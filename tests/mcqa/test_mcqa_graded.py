@@ -1,6 +1,6 @@
 """MCQA's answer letter against a hand-graded set of real model outputs (issue 34).
 
-``tests/fixtures/mcqa_graded/`` (tests/fixtures/README.md) holds real
+``tests/fixtures/mcqa_graded/`` (README.md there) holds real
 SmolLM2-135M outputs on the demo's synthetic questions in every mode, each with the letter a
 careful grader reads as the model's choice (null: no choice). ``extract.answer_letter`` must
 read that letter on at least 98 % of them, and the outputs where it does not are pinned.

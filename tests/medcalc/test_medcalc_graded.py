@@ -1,6 +1,6 @@
 """Robust MedCalc-Bench extraction against a hand-graded set of real model outputs.
 
-``tests/fixtures/medcalc_graded/v1.0_smollm2_zero_shot.jsonl`` (README.md there) holds
+``tests/fixtures/medcalc_graded/`` (README.md there) holds
 SmolLM2-135M outputs of ``conf/grid/real_public.yaml`` on MedCalc-Bench v1.0, zero-shot, in two
 batches on disjoint rows (``first200``: the first 200 rows by hash; ``fresh43``: 40 rows drawn with
 slice seed 43 outside them), each with the value a careful grader reads as the model's answer (or

@@ -1,6 +1,6 @@
 """MedDisK's careful reading against a hand-graded set of real model outputs (issue 34).
 
-``tests/fixtures/meddisk_graded/smollm2.jsonl`` (README.md there) holds SmolLM2-135M's answers
+``tests/fixtures/meddisk_graded/`` (README.md there) holds SmolLM2-135M's answers
 to the synthetic demo KB's questions, in zh and en, with and without demonstrations, at several
 generation budgets, each with what a careful grader following App. D reads as the answer: an
 explicit none, the items, number or text that would be scored, or nothing (``null``:

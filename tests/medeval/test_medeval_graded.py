@@ -1,6 +1,6 @@
 """MedEval readings against a hand-graded set of real model outputs (issue 34).
 
-``tests/fixtures/medeval_graded/smollm2.jsonl`` (README.md there) holds SmolLM2-135M's outputs on
+``tests/fixtures/medeval_graded/`` (README.md there) holds SmolLM2-135M's outputs on
 every MedEval task (the demo's synthetic sentences and reports, both modes, 128 to 200 tokens;
 and Open-i reports for summarization), each with what a careful grader following the paper
 reads in it: the label, the code dictionary, the rewrite or the summary, or null where the

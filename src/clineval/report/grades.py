@@ -7,8 +7,8 @@ was graded, the ``grader``, the ``verdict`` the grader gives (one of
 :data:`~clineval.benchmarks.base.reading.VERDICTS`), whether the grader ``agree``\\s with the
 scorer (optional), a ``note`` (optional), what the grader ``read`` from the output (optional:
 a string, a number, a list of them, or null for nothing read) and a ``context`` (optional: an
-object of further fields, kept as it is, such as the grades of a code list's items). Of two grades by one grader of one example and
-reading, the later one (by file, then line) holds.
+object of further fields, kept as it is, such as the grades of a code list's items). Of two
+grades by one grader of one example and reading, the later one (by file, then line) holds.
 """
 
 from __future__ import annotations
