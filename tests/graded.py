@@ -1,14 +1,88 @@
-"""The check every benchmark's hand-graded set of real outputs shares (docs/scoring.md,
-Hand-graded checks): the harness reads what the grader read on at least 98 % of the outputs,
-and misses exactly the outputs pinned with their reason. A set graded in batches (outputs
-added later, on rows no earlier batch used) reports and checks its agreement per batch."""
+"""The project's hand-graded sets of real outputs (``tests/fixtures/*_graded``, README.md
+there) and the check every benchmark's set shares (docs/scoring.md, Hand-graded checks).
+
+Each set is a folder with ``outputs.jsonl`` (one output a line with what the prompt showed)
+and ``grades.jsonl`` in the grades format ``clineval agreement`` reads
+(:mod:`clineval.report.grades`): each grade's ``id`` is its output's key, ``read`` what the
+grader read, ``note`` why, ``context`` the set's further fields. :func:`graded` reads both
+through that reader and fails on an output with no grade, a grade with no output, or a stale
+grade (its ``output_sha256`` is not its output's). The harness reads what the grader read on
+at least 98 % of the outputs, and misses exactly the outputs pinned with their reason. A set
+graded in batches (outputs added later, on rows no earlier batch used) reports and checks its
+agreement per batch.
+
+Public texts that must not be committed (Open-i reports) stay out of an output as masks
+(:func:`mask`), which the test restores from the data (:func:`unmask`)."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Collection, Iterable, Mapping
+from pathlib import Path
 from typing import Any
 
+from clineval.io import read_jsonl
+from clineval.report.grades import Grade, output_sha256, read_grades
+
+FIXTURES = Path(__file__).resolve().parent / "fixtures"
+
 MINIMUM_AGREEMENT = 0.98
+
+#: The shortest run of characters shared with a public text that is written as a mask.
+MASK_CHARS = 12
+MASK = re.compile(r"⟦(f|i|e\d+f|e\d+i):(\d+):(\d+)⟧")
+
+
+def mask(text: str, sources: dict[str, str]) -> str:
+    """``text`` with each maximal run of at least :data:`MASK_CHARS` characters that a source
+    holds written as ``⟦<source>:<start>:<end>⟧`` (the longest run first, left to right)."""
+    out, i = [], 0
+    while i < len(text):
+        best = (0, "", 0)
+        for name, source in sources.items():
+            n = MASK_CHARS
+            if text[i:i + n] not in source:
+                continue
+            while i + n < len(text) and text[i:i + n + 1] in source:
+                n += 1
+            if n > best[0]:
+                best = (n, name, source.find(text[i:i + n]))
+        if best[0]:
+            out.append(f"⟦{best[1]}:{best[2]}:{best[2] + best[0]}⟧")
+            i += best[0]
+        else:
+            out.append(text[i])
+            i += 1
+    return "".join(out)
+
+
+def unmask(text: str, sources: dict[str, str]) -> str:
+    """The text :func:`mask` wrote, with ``sources`` (KeyError when one is missing)."""
+    return MASK.sub(lambda m: sources[m.group(1)][int(m.group(2)):int(m.group(3))], text)
+
+
+def graded(name: str, key: str = "key", root: Path = FIXTURES) -> list[dict[str, Any]]:
+    """The outputs of set ``<root>/<name>``, in file order, each with its grade's ``read`` as
+    ``grade``, its ``note`` as ``reason``, its ``verdict`` and its ``context``'s fields;
+    ``key``: the output field a grade's ``id`` names."""
+    folder = root / name
+    grades: dict[str, Grade] = {}
+    for grade in read_grades(folder / "grades.jsonl"):
+        assert grade.id not in grades, f"{grade.path}:{grade.line}: {grade.id} graded twice"
+        grades[grade.id] = grade
+    found = []
+    for record in read_jsonl(folder / "outputs.jsonl"):
+        grade = grades.pop(str(record[key]), None)
+        assert grade is not None, f"{name}: {record[key]} has no grade"
+        assert grade.output_sha256 == output_sha256(record["output"]), (
+            f"{grade.path}:{grade.line}: stale grade of {grade.id} (its output changed)")
+        context = grade.context or {}
+        assert not set(context) & {*record, "grade", "reason", "verdict"}, (
+            f"{grade.path}:{grade.line}: context names a field of the output")
+        found.append({**record, **context, "grade": grade.read,
+                      "reason": grade.note, "verdict": grade.verdict})
+    assert not grades, f"{name}: grades of no output: {sorted(grades)}"
+    return found
 
 
 def assert_agrees(misses: dict[Any, Any], total: int, pinned: Collection[Any]) -> None:

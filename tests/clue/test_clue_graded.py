@@ -1,6 +1,6 @@
 """CLUE's readings against a hand-graded set of real model outputs (issue 34).
 
-``tests/fixtures/clue_graded/smollm2_outputs.jsonl`` (README.md there) holds real
+``tests/fixtures/clue_graded/`` (README.md there) holds real
 SmolLM2-135M outputs on every CLUE dataset kind (the demo's synthetic data and the public
 MeQSum, in several modes and token budgets), each with the grade a careful grader following the
 paper gives it: the answer read (a label, a letter, the codes, or the text a grader scores; null
@@ -14,17 +14,14 @@ exemplar answers on the demo's data).
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
-from graded import assert_agrees_by_batch
+from graded import assert_agrees_by_batch, graded
 
 from clineval.benchmarks.clue import extract
-from clineval.io import read_jsonl
 from clineval.metrics.copying import Prompt, find_copy
 
-FIXTURE = (Path(__file__).resolve().parents[1] / "fixtures" / "clue_graded"
-           / "smollm2_outputs.jsonl")
+FIXTURE = "clue_graded"
 MINIMUM_OUTPUTS = 40
 # A word that no output holds: joining the runs with it makes no word run across two of them.
 _BREAK = "\ngradedoverlapbreak\n"
@@ -44,8 +41,12 @@ MINIMUM = {FRESH: 1.0}
 
 
 def _graded() -> list[dict[str, Any]]:
-    return read_jsonl(FIXTURE, required=("key", "task", "mode", "dataset", "source", "output",
-                                         "overlap", "grade", "reason"))
+    found = []
+    for record in graded(FIXTURE):
+        assert {"key", "task", "dataset", "source", "output", "overlap"} <= set(record)
+        record["grade"] = {"answer": record["grade"], "copied": record.pop("copied")}
+        found.append(record)
+    return found
 
 
 def copied(record: dict[str, Any], decided: str | None = None) -> str | None:
@@ -93,7 +94,7 @@ def test_fixture_is_complete_and_well_formed() -> None:
     assert {r["mode"] for r in records} >= {"zero_shot", "cot", "one_shot"}
     assert any(r["source"] == "public" for r in records)
     for r in records:
-        where = f"{FIXTURE.name}, {r['key']}"
+        where = f"{FIXTURE}, {r['key']}"
         grade = r["grade"]
         assert set(grade) == {"answer", "copied"}, where
         assert grade["copied"] in (None, "input", "exemplar", "instruction"), where

@@ -1,6 +1,6 @@
 """Robust MedCalc-Bench extraction against a hand-graded set of real model outputs.
 
-``tests/fixtures/medcalc_graded/v1.0_smollm2_zero_shot.jsonl`` (README.md there) holds
+``tests/fixtures/medcalc_graded/`` (README.md there) holds
 SmolLM2-135M outputs of ``conf/grid/real_public.yaml`` on MedCalc-Bench v1.0, zero-shot, in two
 batches on disjoint rows (``first200``: the first 200 rows by hash; ``fresh43``: 40 rows drawn with
 slice seed 43 outside them), each with the value a careful grader reads as the model's answer (or
@@ -23,7 +23,7 @@ from typing import Any
 
 import pytest
 import yaml
-from graded import assert_agrees_by_batch
+from graded import FIXTURES, assert_agrees_by_batch, graded
 
 from clineval.benchmarks.medcalc.extract import (
     Extraction,
@@ -35,11 +35,9 @@ from clineval.benchmarks.medcalc.extract_robust import robust_check
 from clineval.benchmarks.medcalc.loader import read_test_csv
 from clineval.benchmarks.medcalc.scoring import score_row
 from clineval.config.slices import take
-from clineval.io import read_jsonl
 
-FIXTURE = (Path(__file__).resolve().parents[1] / "fixtures" / "medcalc_graded"
-           / "v1.0_smollm2_zero_shot.jsonl")
-FRESH_CONFIG = FIXTURE.parents[1] / "graded_fresh43.yaml"
+FIXTURE = "medcalc_graded"
+FRESH_CONFIG = FIXTURES / "graded_fresh43.yaml"
 #: The outputs of each batch.
 BATCHES = {"first200": 200, "fresh43": 40}
 # A word that no output holds: joining the overlaps with it makes no word run across two of them.
@@ -60,9 +58,11 @@ VERDICT_AGREEMENT = {"first200": 196, "fresh43": 40}
 
 
 def _graded() -> list[dict[str, Any]]:
-    return read_jsonl(FIXTURE, required=("batch", "row_number", "calculator_id", "note_id",
-                                         "output_type", "output", "note_overlap", "note_values",
-                                         "grade", "reason"))
+    found = graded(FIXTURE, key="row_number")
+    for record in found:
+        assert {"batch", "calculator_id", "note_id", "output_type", "note_overlap",
+                "note_values"} <= set(record), record["row_number"]
+    return found
 
 
 def reading(record: dict[str, Any], note: str | None = None) -> Extraction:
@@ -100,7 +100,7 @@ def test_fixture_is_complete_and_well_formed() -> None:
     numbers = [r["row_number"] for r in records]
     assert len(set(numbers)) == len(records), "a row number is listed twice (batches overlap)"
     for r in records:
-        where = f"{FIXTURE.name}, row {r['row_number']}"
+        where = f"{FIXTURE}, row {r['row_number']}"
         assert r["output_type"] in ("decimal", "integer", "date", "weeks_days"), where
         grade = r["grade"]
         if r["output_type"] in ("decimal", "integer"):
@@ -169,6 +169,7 @@ def _check_verdicts(batch: str, rows: int, records: list[dict[str, Any]],
     assert (correct["official"], correct["robust"]) == (OFFICIAL_CORRECT[batch],
                                                         ROBUST_CORRECT[batch]), batch
     assert correct["hand"] == correct["robust"], batch
+    assert [r["row_number"] for r in records if r["verdict"] == "right"] == correct["hand"], batch
     assert agree == VERDICT_AGREEMENT[batch], batch
 
 

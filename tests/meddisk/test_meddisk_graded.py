@@ -1,6 +1,6 @@
 """MedDisK's careful reading against a hand-graded set of real model outputs (issue 34).
 
-``tests/fixtures/meddisk_graded/smollm2.jsonl`` (README.md there) holds SmolLM2-135M's answers
+``tests/fixtures/meddisk_graded/`` (README.md there) holds SmolLM2-135M's answers
 to the synthetic demo KB's questions, in zh and en, with and without demonstrations, at several
 generation budgets, each with what a careful grader following App. D reads as the answer: an
 explicit none, the items, number or text that would be scored, or nothing (``null``:
@@ -11,16 +11,14 @@ checked.
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
-from graded import assert_reads_the_grades
+from graded import assert_reads_the_grades, graded
 from meddisk_records import task
 
 from clineval.benchmarks.meddisk import extract, scoring
-from clineval.io import read_jsonl
 
-FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "meddisk_graded" / "smollm2.jsonl"
+FIXTURE = "meddisk_graded"
 MINIMUM_ROWS = 40
 # Rows where the careful reading differs from the hand grade, and why.
 DISAGREEMENTS: dict[str, str] = {
@@ -35,7 +33,14 @@ FIELDS = ("key", "source", "task", "mode", "max_tokens", "id", "lang", "disease"
 
 
 def _graded() -> list[dict[str, Any]]:
-    return read_jsonl(FIXTURE, required=FIELDS)
+    found = []
+    for record in graded(FIXTURE):
+        assert set(FIELDS) <= set(record), record["key"]
+        kind = record.pop("kind", None)
+        record["grade"] = (None if kind is None
+                           else {kind: True if kind == "none" else record["grade"]})
+        found.append(record)
+    return found
 
 
 def _example(record: dict[str, Any]) -> dict[str, Any]:

@@ -1,6 +1,6 @@
 """MedEval readings against a hand-graded set of real model outputs (issue 34).
 
-``tests/fixtures/medeval_graded/smollm2.jsonl`` (README.md there) holds SmolLM2-135M's outputs on
+``tests/fixtures/medeval_graded/`` (README.md there) holds SmolLM2-135M's outputs on
 every MedEval task (the demo's synthetic sentences and reports, both modes, 128 to 200 tokens;
 and Open-i reports for summarization), each with what a careful grader following the paper
 reads in it: the label, the code dictionary, the rewrite or the summary, or null where the
@@ -18,16 +18,14 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from graded import assert_agrees_by_batch
+from graded import MASK, MASK_CHARS, assert_agrees_by_batch, graded, unmask
 
 from clineval.benchmarks.medeval import readings
 from clineval.benchmarks.medeval.examples import LABELS, TASKS
 from clineval.benchmarks.medeval.scoring import read_row
-from clineval.io import read_jsonl
 from clineval.metrics.copying import words
 
-HERE = Path(__file__).resolve().parents[1] / "fixtures" / "medeval_graded"
-FIXTURE = HERE / "smollm2.jsonl"
+FIXTURE = "medeval_graded"
 MINIMUM_PER_TASK = 8
 #: The batch of the rows added on Open-i reports no earlier row used (README.md here).
 FRESH = "fresh43"
@@ -48,22 +46,14 @@ DISAGREEMENTS: dict[str, str] = {
 MINIMUM = {FRESH: 0.9}
 
 
-def _build() -> Any:
-    import importlib.util
-
-    spec = importlib.util.spec_from_file_location("medeval_graded_build", HERE / "build.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-BUILD = _build()
-
-
 def _graded() -> list[dict[str, Any]]:
-    return read_jsonl(FIXTURE, required=("key", "task", "mode", "id", "data", "max_tokens",
-                                         "finish_reason", "output", "grade", "reason"))
+    found = []
+    for record in graded(FIXTURE):
+        assert {"key", "task", "mode", "id", "data", "max_tokens", "finish_reason"} <= set(record)
+        if record.pop("read_as", None) == "codes":  # [code, value] pairs, in order
+            record["grade"] = dict(record["grade"])
+        found.append(record)
+    return found
 
 
 def _openi() -> dict[str, dict[str, str]] | None:
@@ -95,10 +85,10 @@ def restored(record: dict[str, Any], openi: dict[str, dict[str, str]] | None
         sources |= {f"e{k}f": e["findings"], f"e{k}i": e["impression"]}
     grade = record["grade"]
     if isinstance(grade, str):
-        grade = BUILD.unmask(grade, sources)
+        grade = unmask(grade, sources)
     shown = readings.Shown(tuple(e["findings"] for e in exemplars),
                            tuple(e["impression"] for e in exemplars))
-    return BUILD.unmask(record["output"], sources), own["findings"], shown, grade
+    return unmask(record["output"], sources), own["findings"], shown, grade
 
 
 def harness_reading(record: dict[str, Any], output: str, own: str,
@@ -161,9 +151,9 @@ def test_open_i_rows_hold_no_report_text() -> None:
         for field in ("output", "grade", "reason"):
             value = record[field]
             if isinstance(value, str):
-                kept = BUILD.MASK.sub(" ", value)
-                assert not any(kept[i:i + BUILD.MASK_CHARS] in text for text in texts
-                               for i in range(max(0, len(kept) - BUILD.MASK_CHARS + 1))), (
+                kept = MASK.sub(" ", value)
+                assert not any(kept[i:i + MASK_CHARS] in text for text in texts
+                               for i in range(max(0, len(kept) - MASK_CHARS + 1))), (
                     f"{record['key']}: {field} holds report text")
 
 

@@ -60,6 +60,10 @@ def test_the_reader_keeps_each_graders_last_grade(tmp_path: Path) -> None:
     (GRADE | {"grader": ""}, "grader", "expected a non-empty string"),
     (GRADE | {"agree": "yes"}, "agree", "expected true or false"),
     (GRADE | {"note": 3}, "note", "expected a string"),
+    (GRADE | {"read": {"a": 1}}, "read", "expected a string, a number, a list of them or null"),
+    (GRADE | {"read": [1, None]}, "read", "expected a string, a number, a list of them or null"),
+    (GRADE | {"read": True}, "read", "expected a string, a number, a list of them or null"),
+    (GRADE | {"context": [1]}, "context", "expected an object"),
     ('{"model": "a", "task": ', "task", "not JSON"),
     ("[1, 2]", None, "expected a JSON object"),
 ])
@@ -70,6 +74,14 @@ def test_a_bad_line_is_one_error_naming_file_line_and_field(tmp_path: Path, line
         read_grades(path)
     assert (err.value.path, err.value.row, err.value.field) == (path, 2, field)
     assert says in str(err.value) and str(path) in str(err.value)
+
+
+def test_read_and_context_are_kept_as_given(tmp_path: Path) -> None:
+    path = write(tmp_path / "g.jsonl", GRADE, GRADE | {"id": "b", "read": [1.5, "x", [2]],
+                                                       "context": {"items": [{"codes": []}]}},
+                 GRADE | {"id": "c", "read": "12/03/2020"})
+    assert [(g.read, g.context) for g in read_grades(path)] == [
+        (None, None), ([1.5, "x", [2]], {"items": [{"codes": []}]}), ("12/03/2020", None)]
 
 
 def test_a_missing_file_is_named(tmp_path: Path) -> None:

@@ -5,8 +5,10 @@ A grade names the example (``model``, ``task``, ``mode``, ``id``), what the grad
 output's ``output_sha256`` and the cell's ``scoring`` identity), the ``reading`` whose verdict
 was graded, the ``grader``, the ``verdict`` the grader gives (one of
 :data:`~clineval.benchmarks.base.reading.VERDICTS`), whether the grader ``agree``\\s with the
-scorer (optional) and a ``note`` (optional). Of two grades by one grader of one example and
-reading, the later one (by file, then line) holds.
+scorer (optional), a ``note`` (optional), what the grader ``read`` from the output (optional:
+a string, a number, a list of them, or null for nothing read) and a ``context`` (optional: an
+object of further fields, kept as it is, such as the grades of a code list's items). Of two
+grades by one grader of one example and reading, the later one (by file, then line) holds.
 """
 
 from __future__ import annotations
@@ -46,6 +48,8 @@ class Grade:
     agree: bool | None
     path: str
     line: int
+    read: object = None
+    context: dict[str, object] | None = None
 
     @property
     def cell(self) -> str:
@@ -77,8 +81,26 @@ def parse_grade(record: object, path: Path | str, line: int) -> Grade:
     agree = record.get("agree")
     if agree is not None and not isinstance(agree, bool):
         raise DataError(path, line, "agree", f"expected true or false; found {agree!r}")
+    read = record.get("read")
+    if not _is_read(read):
+        raise DataError(path, line, "read",
+                        f"expected a string, a number, a list of them or null; found {read!r}")
+    context = record.get("context")
+    if context is not None and not isinstance(context, dict):
+        raise DataError(path, line, "context", f"expected an object; found {context!r}")
     return Grade(**{name: record[name] for name in TEXT_FIELDS}, verdict=verdict, note=note,
-                 agree=agree, path=str(path), line=line)
+                 agree=agree, path=str(path), line=line, read=read, context=context)
+
+
+def _is_read(value: object) -> bool:
+    """Whether ``value`` is what a grade's ``read`` may hold."""
+    if value is None or isinstance(value, str):
+        return True
+    if isinstance(value, bool):
+        return False
+    if isinstance(value, int | float):
+        return True
+    return isinstance(value, list) and all(v is not None and _is_read(v) for v in value)
 
 
 def read_grades(path: Path) -> list[Grade]:
