@@ -19,7 +19,13 @@ from pathlib import Path
 
 import pytest
 import workflow_run
+from hypothesis import settings
 from workflow_run import REPO, console_of, snakemake
+
+# Property tests check what holds, not how fast: a wall-clock deadline per example fails at
+# random on a busy machine (a 0.5 ms example once took 573 ms on 2 shared cores).
+settings.register_profile("clineval", deadline=None)
+settings.load_profile("clineval")
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:

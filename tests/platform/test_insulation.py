@@ -29,6 +29,7 @@ NOT_DATA = {
     "CLINEVAL_PROGRESS_SECONDS": "seconds",   # progress lines' interval
     "CLINEVAL_ROOT": "repo",                  # conda envs' post-deploy: the checkout
     "CLINEVAL_SLURM_STATE": "dir",            # the test cluster's state
+    "CLINEVAL_TEST_TIMEOUT": "seconds",       # the tests' limit on a Snakemake run
     "CLINEVAL_TORCH_FIND_LINKS": "dir",       # scripts/vllm_cpu_env.sh
     "CLINEVAL_VLLM_CPU_VENV": "dir",
     "CLINEVAL_WORKFLOW_CODE": "code",         # set by the Snakefile for its jobs
