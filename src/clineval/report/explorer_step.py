@@ -24,7 +24,7 @@ from clineval.report import examples as data
 from clineval.report import explorer
 
 #: The explorer's page layout and data: bump when a page shows anything anew.
-EXAMPLES_VERSION = "1"
+EXAMPLES_VERSION = "2"
 
 
 @dataclass(frozen=True)
