@@ -161,6 +161,10 @@ def test_a_link_to_a_reading_and_category_lands_on_its_examples_with_the_arithme
     assert 0 < right < len(lab) < 3141
     with browser() as driver:
         shown = open_at(driver, page, "view=robust&category=lab")
+        ready = driver.execute_script(
+            "return performance.getEntriesByName('explorer-ready')[0].startTime;")
+        print(f"\n3,141-example page at a reading and category: ready {ready / 1000:.2f} s "
+              "after navigation")
         assert shown["view"] == "robust"
         assert shown["where"].startswith(f"{len(lab)} of 3141 examples")
         assert shown["ids"] == [e["id"] for e in lab][:50]

@@ -261,5 +261,6 @@ for (const input of [...boxes, search, prefixBox, ...(viewSelect ? [viewSelect] 
 window.addEventListener('hashchange', () => { readState(); render(); });
 readState();
 render();
+performance.mark('explorer-ready');
 document.body.dataset.ready = 'true';
 })();
