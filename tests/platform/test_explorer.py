@@ -199,7 +199,8 @@ def test_table_values_name_their_cells_and_the_report_links_them() -> None:
     html = render_page(ident, {"t": parsed}, [], {"version": "0", "commit": None,
                                                   "identity": "0" * 64}, {"t": sources})
     assert html.count('href="examples/b/medcalc/zero_shot.html#view=official') == 8
-    assert ('<a href="examples/b/medcalc/zero_shot.html#view=official&amp;category=lab" '
+    assert ('<a href="examples/b/medcalc/zero_shot.html#view=official&amp;category=lab'
+            '&amp;measure=share" '
             'title="b/medcalc/zero_shot, reading official, category lab, right 1 of n = 2 '
             'examples">') in html
     assert html.count('href="examples/b/medcalc/zero_shot.html"') == 1  # the list's

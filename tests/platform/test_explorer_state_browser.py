@@ -160,7 +160,7 @@ def test_a_link_to_a_reading_and_category_lands_on_its_examples_with_the_arithme
     right = sum(e["tags"]["robust"][0] == "right" for e in lab)
     assert 0 < right < len(lab) < 3141
     with browser() as driver:
-        shown = open_at(driver, page, "view=robust&category=lab")
+        shown = open_at(driver, page, "view=robust&category=lab&measure=share")
         ready = driver.execute_script(
             "return performance.getEntriesByName('explorer-ready')[0].startTime;")
         print(f"\n3,141-example page at a reading and category: ready {ready / 1000:.2f} s "
@@ -182,6 +182,7 @@ def test_a_link_to_a_reading_and_category_lands_on_its_examples_with_the_arithme
         assert narrowed["where"].startswith(f"{len(lab) - right} of 3141")
         assert (narrowed["n"], narrowed["right"]) == (len(lab), right)
         assert params(narrowed["hash"])["category"] == ["lab"]
+        assert params(narrowed["hash"])["measure"] == ["share"]
         # one click back to the whole cell
         driver.find_element("css selector", "#arithmetic button.whole").click()
         whole = state(driver)

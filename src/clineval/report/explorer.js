@@ -21,6 +21,7 @@ function view() { return viewSelect ? viewSelect.value : data.views[0]; }
 // now applied: {field: value}, from the URL.
 const keyNames = new Set(data.examples.flatMap(ex => Object.keys(ex.keys || {})));
 let where = {};
+let measure = null;
 let target = null;
 const prefixBox = prefixOption();
 function prefixOption() {
@@ -141,6 +142,7 @@ function readState() {
   prefixBox.checked = params.get('prefix') === '1';
   where = {};
   for (const [key, value] of params) if (keyNames.has(key)) where[key] = value;
+  measure = params.get('measure');
   page = Math.max(0, (parseInt(params.get('page'), 10) || 1) - 1);
   target = params.get('id');
   if (target !== null) showTarget();
@@ -159,6 +161,7 @@ function writeState() {
   const params = new URLSearchParams();
   if (viewSelect && view() !== data.views[0]) params.set('view', view());
   for (const [key, value] of Object.entries(where)) params.set(key, value);
+  if (measure) params.set('measure', measure);
   for (const group of config.groups) {
     const mine = boxes.filter(b => b.dataset.group === group.name);
     if (mine.some(b => b.checked !== defaults(b))) {
@@ -207,10 +210,13 @@ function arithmeticText() {
   } else if (scored) {
     arithmetic.textContent = head + `n = ${n} examples, ${scored} graded on a scale ` +
       '(the value is computed from each one\'s score)';
-  } else {
+  } else if (measure === 'share') {  // the value linked to is the share of right ones
     const share = right / n;
     arithmetic.textContent = head + `right ${right} of n = ${n} examples → ` +
       `${(100 * share).toFixed(2)}% (${share.toFixed(4)})`;
+  } else {
+    arithmetic.textContent = head + `right ${right} of n = ${n} examples, ` +
+      `wrong ${count('wrong')}, unanswered ${count('unanswered')}`;
   }
   if (part) {
     const whole = el('button', 'whole', 'all examples of the cell');

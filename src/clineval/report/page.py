@@ -102,10 +102,13 @@ def source_of(found: Source) -> Mapping[str, Any]:
 
 def source_href(found: Source) -> str:
     """The explorer's page of the source's cell, at its reading and examples: the fragment
-    (``#view=robust&category=lab``) is what the page applies on load."""
+    (``#view=robust&category=lab&measure=share``) is what the page applies on load; ``measure``:
+    the page states the value as the share of right examples."""
     entry = source_of(found)
     state = [("view", entry["view"])] if entry.get("view") else []
     state += sorted((entry.get("where") or {}).items())
+    if entry.get("right") is not None:
+        state.append(("measure", "share"))  # the value is the share of right examples
     fragment = urlencode(state, quote_via=quote)
     return f"{EXAMPLES}/{entry['cell']}.html" + (f"#{fragment}" if fragment else "")
 
