@@ -1,5 +1,7 @@
 // The explorer page's script (clineval.report.explorer): filters, pages and builds the
-// examples from the page's JSON with textContent only.
+// examples from the page's JSON with textContent only; keeps its state in the address (a
+// report value's link narrows it to a reading and part of the cell) and states the arithmetic
+// of the examples chosen.
 (() => {
 const data = JSON.parse(document.getElementById('data').textContent);
 const config = JSON.parse(document.getElementById('config').textContent);
