@@ -38,10 +38,13 @@ demo: setup
 	@echo "Report: results/report/index.html (self-contained), results/report.html (Snakemake's)"
 
 # The unit and plan tests (single-threaded, each in its own temporary folder) run on $(CORES)
-# workers; the end-to-end tests (marked slow: Snakemake runs that use every core themselves, and
-# share one demo build) run after them in one process. Both always run; either failing fails.
+# workers; the end-to-end tests (marked slow: every test that starts Snakemake, SmolLM2 or a
+# server; Snakemake runs use every core themselves and share one demo build) run after them in
+# one process. Both always run; either failing fails; each prints its 25 slowest tests. A
+# Snakemake run of the tests may take CLINEVAL_TEST_TIMEOUT seconds (default 1800): raise it on
+# a slow or busy machine (`make test CLINEVAL_TEST_TIMEOUT=3600`).
 test: setup
-	$(BIN)/python -m pytest -m "not slow" -n $(CORES) --dist loadfile; fast=$$?; \
+	$(BIN)/python -m pytest -m "not slow" -n $(CORES) --dist loadfile --durations=25; fast=$$?; \
 	$(BIN)/python -m pytest -m slow --durations=25; slow=$$?; \
 	exit $$(( fast != 0 ? fast : slow ))
 

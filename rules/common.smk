@@ -10,6 +10,7 @@ from clineval.errors import ConfigError
 from clineval.workflow.settle import settle
 from clineval.report.page import section_title
 from clineval.report.text import rst_escape
+from clineval.workflow.agreement import report_grades
 from clineval.workflow.locks import at_start as release_stale_lock
 from clineval.workflow.missing import forget_unfinished
 from clineval.workflow.missing import targets as missing_files
@@ -164,7 +165,17 @@ def report_inputs(wildcards):
         f"table_{name}": str(path) for name, path in tables.items()
     } | {f"figure_{name}": str(path) for name, path in figures.items()} | {
         f"cells_{name}": str(path) for name, path in PLAN.report_links().items()
-    }
+    } | report_grade_inputs()
+
+
+def report_grade_inputs():
+    """With report.grades: the graders' files and each of the report's cells' files."""
+    grades, graded = report_grades(PLAN)
+    inputs = {f"grades_{i}": str(p) for i, p in enumerate(grades)}
+    for i, c in enumerate(graded):
+        inputs |= {f"graded_scoring_{i}": str(c.identity), f"graded_examples_{i}": str(c.examples),
+                   f"graded_generations_{i}": str(c.generations), f"graded_rows_{i}": str(c.rows)}
+    return inputs
 
 
 def example_outputs():

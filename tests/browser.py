@@ -12,6 +12,7 @@ import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
+from itertools import pairwise
 from pathlib import Path
 from typing import Any
 
@@ -26,9 +27,9 @@ def chromium() -> tuple[str, str] | None:
 
 
 @contextmanager
-def browser(width: int = 1280, height: int = 1000) -> Iterator[Any]:
+def browser(width: int = 1280, height: int = 1000, script: bool = True) -> Iterator[Any]:
     """A headless Chromium session through the local chromedriver (selenium-manager never
-    runs: both paths are given)."""
+    runs: both paths are given); ``script``: False turns JavaScript off."""
     from selenium import webdriver
     from selenium.webdriver.chrome.options import Options
     from selenium.webdriver.chrome.service import Service
@@ -43,6 +44,9 @@ def browser(width: int = 1280, height: int = 1000) -> Iterator[Any]:
                 f"--window-size={width},{height}"):
         options.add_argument(arg)
     options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+    if not script:
+        options.add_experimental_option(
+            "prefs", {"profile.managed_default_content_settings.javascript": 2})
     driver = webdriver.Chrome(service=Service(executable_path=found[1]), options=options)
     try:
         yield driver
@@ -69,6 +73,74 @@ def load(driver: Any, page: Path) -> PageCheck:
     widths = driver.execute_script(
         "return Array.from(document.images).map(img => img.naturalWidth);")
     return PageCheck(driver.title, errors, widths)
+
+
+#: What makes a page hard to read on a narrow screen or with assistive technology: the page
+#: and each table against their width, header cells broken inside a word, heading levels,
+#: tables without a caption, Chinese text outside ``lang="zh"`` and ``\\uXXXX`` escapes.
+READABLE = r"""
+const wide = [];
+for (const table of document.querySelectorAll('table')) {
+  if (!table.getClientRects().length) continue;
+  const box = table.parentElement;
+  const scrolls = ['auto', 'scroll'].includes(getComputedStyle(box).overflowX);
+  if (table.getBoundingClientRect().width > box.clientWidth + 0.5 && !scrolls)
+    wide.push(table.querySelector('caption') ? table.querySelector('caption').textContent : '?');
+}
+const split = [];
+for (const th of document.querySelectorAll('th')) {
+  if (!th.getClientRects().length) continue;
+  const walk = document.createTreeWalker(th, NodeFilter.SHOW_TEXT);
+  for (let node = walk.nextNode(); node; node = walk.nextNode()) {
+    for (const m of node.textContent.matchAll(/\S+/g)) {
+      const range = document.createRange();
+      range.setStart(node, m.index); range.setEnd(node, m.index + m[0].length);
+      const tops = new Set(Array.from(range.getClientRects()).filter(r => r.width > 0)
+                           .map(r => Math.round(r.top)));
+      if (tops.size > 1) split.push(m[0]);
+    }
+  }
+}
+const chinese = /[　-〿㐀-䶿一-鿿＀-￯]/;
+const notZh = [];
+const texts = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+for (let node = texts.nextNode(); node; node = texts.nextNode()) {
+  const holder = node.parentElement.closest('[lang]');
+  if (chinese.test(node.textContent) && !node.parentElement.closest('script, noscript')
+      && (!holder || !holder.lang.startsWith('zh'))) notZh.push(node.textContent.slice(0, 30));
+}
+return {
+  page: [document.documentElement.scrollWidth, window.innerWidth],
+  wide: wide, split: split, not_zh: notZh,
+  headings: Array.from(document.querySelectorAll('h1,h2,h3,h4,h5,h6')).map(h => +h.tagName[1]),
+  uncaptioned: Array.from(document.querySelectorAll('table')).filter(
+    t => !t.querySelector(':scope > caption')).length,
+  tables: document.querySelectorAll('table').length,
+  escapes: (document.body.innerText.match(/\u[0-9a-fA-F]{4}/g) || []),
+};
+"""
+
+
+def readable(driver: Any) -> dict[str, Any]:
+    """What :data:`READABLE` finds on the loaded page."""
+    return driver.execute_script(READABLE)
+
+
+def assert_readable(shown: dict[str, Any]) -> None:
+    """The page fits its window (a wider table scrolls in its own box), no header breaks
+    inside a word, heading levels go down one at a time, every table has a caption, all
+    Chinese text is marked ``lang="zh"`` and no text shows a ``\\u`` escape."""
+    width, window = shown["page"]
+    assert width <= window, f"the page scrolls sideways: {width} > {window} px"
+    assert shown["wide"] == [], f"tables wider than their box: {shown['wide']}"
+    assert shown["split"] == [], f"header words broken across lines: {shown['split']}"
+    levels = shown["headings"]
+    assert levels and levels[0] == 1, levels
+    jumps = [(a, b) for a, b in pairwise(levels) if b > a + 1]
+    assert jumps == [], f"heading levels skipped: {jumps}"
+    assert shown["uncaptioned"] == 0, f"{shown['uncaptioned']} tables without a caption"
+    assert shown["not_zh"] == [], f"Chinese text not marked lang=zh: {shown['not_zh']}"
+    assert shown["escapes"] == [], f"escapes in the text: {shown['escapes']}"
 
 
 def screenshot(driver: Any, out: Path, height: int = 1600) -> None:

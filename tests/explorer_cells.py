@@ -44,7 +44,8 @@ def _output(example: dict, k: int, model: str) -> tuple[str, str]:
         return "I cannot compute this from the note.", "stop"
     answer = example["ground_truth"] if kind < 2 else "12"
     thinking = f"From the note: {example['note'][:400]} ... so the value follows."
-    return json.dumps({"step_by_step_thinking": thinking, "answer": answer}), "stop"
+    return json.dumps({"step_by_step_thinking": thinking, "answer": answer},
+                      ensure_ascii=False), "stop"  # as a model writes it: "µ", not "\\u00b5"
 
 
 def medcalc_cell(root: Path, model: str, examples_file: Path, n: int = 1047) -> CellJob:

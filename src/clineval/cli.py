@@ -81,10 +81,11 @@ def _run_step(args: argparse.Namespace) -> None:
         case "figure":
             steps.figure(job["identity"], job["tables"], job["outputs"], job["record"])
         case "report":
+            from clineval.report.agreement import CellFiles as Graded
             from clineval.report.step import report
 
             report(job["identity"], job["tables"], job["figures"], job["cells"], job["out"],
-                   job["record"])
+                   job["record"], job["grades"], [Graded(**c) for c in job["graded"]])
         case "examples":
             from clineval.report.explorer_step import run_job
 
@@ -96,8 +97,9 @@ def _run_step(args: argparse.Namespace) -> None:
 
 
 def _split_overrides(args: Sequence[str]) -> tuple[list[str], list[str]]:
-    """``clineval audit``'s positional arguments as (Hydra overrides, table or figure names):
-    an override sets (``key=value``), adds (``+``) or deletes (``~``) a key; a name does none."""
+    """``clineval audit``'s and ``agreement``'s positional arguments as (Hydra overrides, the
+    rest: table or figure names, grades files): an override sets (``key=value``), adds (``+``)
+    or deletes (``~``) a key; a name does none."""
     overrides = [a for a in args if "=" in a or a.startswith(("+", "~"))]
     return overrides, [a for a in args if a not in overrides]
 
@@ -152,6 +154,16 @@ def build_parser(argv_command: str | None = None) -> argparse.ArgumentParser:
                          help="the run's results folder (default ./results)")
     answers.add_argument("--data", type=Path, default=Path("data"),
                          help="the run's data folder (default ./data)")
+    publish = sub.add_parser(
+        "publish", help="a finished run's generations as files of recorded outputs, and the "
+                        "recorded models that rescore them with no GPU")
+    publish.add_argument("overrides", nargs="*", help="Hydra overrides, e.g. grid=real_public")
+    add_conf_argument(publish)
+    publish.add_argument("--out", type=Path, required=True,
+                         help="the folder that receives <model>/<mode>/<task>.jsonl")
+    publish.add_argument("--model", action="append", help="only this model (repeatable)")
+    publish.add_argument("--results", type=Path, default=Path("results"))
+    publish.add_argument("--data", type=Path, default=Path("data"))
     export = sub.add_parser("export", help="results in other projects' formats")
     eee = export.add_subparsers(dest="format", required=True).add_parser(
         "eee", help="each model x task's results and instance records in the Every Eval Ever "
@@ -239,6 +251,18 @@ def build_parser(argv_command: str | None = None) -> argparse.ArgumentParser:
     audit.add_argument("--rehash", action="store_true",
                        help="read every source file again (default: trust a source's recorded "
                             "hash while its size and modification time are unchanged)")
+    agreement = sub.add_parser(
+        "agreement", help="the scorer's agreement with graders' files saved from the explorer, "
+                          "per benchmark and cell; disagreements and stale grades "
+                          "(docs/report.md, Graders in the loop)")
+    agreement.add_argument("names", nargs="+", metavar="GRADES_OR_OVERRIDE",
+                           help="grades files (.jsonl) and Hydra overrides, e.g. grid=demo (each "
+                                "with '=', or starting with '+' or '~')")
+    add_conf_argument(agreement)
+    agreement.add_argument("--results", type=Path, default=Path("results"),
+                           help="the run's results folder (default ./results)")
+    agreement.add_argument("--data", type=Path, default=Path("data"),
+                           help="the run's data folder (default ./data)")
     _step_parsers(sub)
     return parser
 
@@ -292,6 +316,11 @@ def main(argv: Sequence[str] | None = None) -> int:
                 from clineval.workflow import answers
 
                 return answers.run(args.conf, args.overrides, args.model, args.results, args.data)
+            case "publish":
+                from clineval.workflow import publish
+
+                return publish.run(args.conf, args.overrides, args.out, args.model,
+                                   args.results, args.data)
             case "export":
                 from clineval.workflow.export import run as export
 
@@ -309,6 +338,14 @@ def main(argv: Sequence[str] | None = None) -> int:
                 result = audit(args.conf, overrides, args.results, args.data, names,
                                args.rehash, args.report)
                 return report(result, args.json)
+            case "agreement":
+                from clineval.workflow.agreement import run as agreement
+
+                overrides, files = _split_overrides(args.names)
+                if not files:
+                    raise ConfigError("clineval agreement: name at least one grades file")
+                return agreement(args.conf, overrides, [Path(f) for f in files], args.results,
+                                 args.data)
             case "step":
                 _run_step(args)
     except (ConfigError, DataError) as err:

@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 import yaml
 
+from clineval.benchmarks import get_benchmark
 from clineval.benchmarks.clibench import decisions, prompts, scoring
 from clineval.benchmarks.clibench.benchmark import BENCHMARK
 from clineval.metrics import copying
@@ -172,6 +173,14 @@ def test_rows_keep_the_literal_reading_where_it_differs(monkeypatch):
     assert rows[0]["codes"] == ["J18.9"] and rows[0]["literal"]["codes"] == ["E03.9", "J18.9"]
     assert rows[0]["items"][0]["how"] == "no_decision" and rows[0]["items"][0]["rule"] == "record"
     assert "literal" not in rows[1]
+    assert [(i["codes"], i["how"]) for i in rows[0]["literal"]["items"]] == [
+        (["E03.9"], "embedding"), (["J18.9"], "title")]
+    careful, literally = get_benchmark("clibench").reading(rows[0], {"task": "diagnoses"}
+                                                           ).judgements
+    assert careful.details[0][1].startswith(f"{line} → no code (no_decision, similarity 0.45: ")
+    assert literally.name == "literal" and literally.read == "E03.9, J18.9"
+    assert literally.details == (("item", f"{line} → E03.9 (embedding, similarity 0.45)"),
+                                 ("item", "Pneumonia → J18.9 (title, similarity 1)"))
     assert summary["literal"]["average"]["recall"] > summary["average"]["recall"]
     again = scoring.summarize_rows("diagnoses", rows)
     assert again["literal"]["levels"] == summary["literal"]["levels"]

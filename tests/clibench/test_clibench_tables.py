@@ -85,3 +85,20 @@ def test_average_f1_is_the_mean_of_levels_not_the_harmonic_mean() -> None:
     assert flan[2] == pytest.approx(6.46, abs=0.01)
     harmonic = 2 * flan[0] * flan[1] / (flan[0] + flan[1])
     assert abs(harmonic - 6.46) > 0.04
+
+
+def test_the_data_note_states_each_models_admissions_plainly() -> None:
+    """Three models scored 6 admissions of each task, a sliced one 1: the note says both."""
+    from clineval.benchmarks import get_benchmark
+
+    kinds = ("diagnoses", "procedures", "labs", "prescriptions")
+    cells = [(lambda c, n: {**c, "summary": {**c["summary"], "n": n}})(
+                 cell(m, k, [50.0] * 15, 5 if k == "diagnoses" else 4), n)
+             for m, n in (("SmolLM2 ‡", 1), ("Oracle", 6), ("Frequency", 6), ("Tiny †", 6))
+             for k in kinds]
+    tasks = {f"clibench_{k}": {"data": {"source": "demo"}, "display_name": k} for k in kinds}
+    spec = {"layout": "clibench_table3", "title": "t", "caption": "c", "modes": ["zero_shot"]}
+    notes = get_benchmark("clibench").table(spec, cells, tasks).notes
+    data = [note for note in notes if note.startswith("Data:")]
+    assert len(data) == 1 and ("(admissions scored: 1 admission per task (SmolLM2 ‡); 6 "
+                               "admissions per task (Oracle, Frequency, Tiny †))") in data[0]

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from clineval.benchmarks import get_benchmark
-from clineval.workflow.answers import CellAnswers, markdown
+from clineval.workflow.answers import CellAnswers, finish_share, markdown
 
 FIXTURES = Path(__file__).parents[1] / "fixtures" / "real_outputs"
 
@@ -16,12 +16,14 @@ FIXTURES = Path(__file__).parents[1] / "fixtures" / "real_outputs"
 @pytest.mark.parametrize(("benchmark", "row", "expected"), [
     ("medcalc", {"official": {"status": "ok"}, "robust": {"status": "ok"}}, True),
     ("medcalc", {"official": {"status": "not_found"}, "robust": {"status": "ok"}}, False),
+    ("medcalc", {"official": {"status": "abstained"}, "robust": {"status": "ok"}}, True),
     ("clue", {"status": "label"}, True),
     ("clue", {"status": "ambiguous"}, False),
     ("clue", {"status": "no_codes"}, False),
     ("clue", {"status": "whole_output"}, None),
-    ("meddisk", {"status": "pattern"}, True),
-    ("meddisk", {"status": "fallback"}, False),
+    ("meddisk", {"status": "pattern", "unanswered": None}, True),
+    ("meddisk", {"status": "fallback", "unanswered": None}, True),
+    ("meddisk", {"status": "pattern", "unanswered": "empty"}, False),
     ("clibench", {"codes": ["I10"]}, True),
     ("clibench", {"codes": []}, False),
     ("medeval", {"qualified": False}, False),
@@ -41,11 +43,36 @@ def test_answered_on_recorded_real_output_counts_both_outcomes() -> None:
     assert seen == {True, False, None}
 
 
+def test_answered_is_false_exactly_where_the_explorer_says_unanswered() -> None:
+    """One vocabulary: on every recorded real output, ``answered`` and the verdict of the
+    reading it names (the first judgement) agree."""
+    checked = 0
+    for path in FIXTURES.glob("*.json"):
+        recorded = json.loads(path.read_text(encoding="utf-8"))
+        bench = get_benchmark(recorded["scoring_identity"]["benchmark"])
+        examples = {e["id"]: e for e in recorded["examples"]}
+        for row in recorded["rows"]:
+            first = bench.reading(row, examples.get(row["id"], {})).judgements[0]
+            assert (bench.answered(row) is False) == (first.verdict == "unanswered"), (
+                bench.name, row["id"], first)
+            assert first.name == {"official": "official"}.get(bench.answered_reading, "reading")
+            checked += 1
+    assert checked >= 40
+
+
 def test_markdown_shows_a_dash_where_every_output_is_the_answer() -> None:
     text = markdown([CellAnswers("m/t/zero_shot", 4, 25.0, 50.0, None),
-                     CellAnswers("m/u/cot", 2, 0.0, 50.0, 50.0, looped=50.0)])
-    assert "| m/t/zero_shot | 4 | 25 | 50 | 0 | – |" in text
-    assert "| m/u/cot | 2 | 0 | 50 | 50 | 50 |" in text
+                     CellAnswers("m/u/cot", 2, 0.0, 50.0, 50.0, looped=50.0,
+                                 reading="official")])
+    assert "| m/t/zero_shot | 4 | 25 | 50 | 0 | – | careful reading |" in text
+    assert "| m/u/cot | 2 | 0 | 50 | 50 | 50 | official reading |" in text
+
+
+def test_a_finish_reason_not_recorded_is_not_known_never_zero() -> None:
+    assert finish_share(["recorded", "recorded"], "length") is None
+    assert finish_share(["stop", "length", "recorded"], "length") == 50.0
+    text = markdown([CellAnswers("r/t/zero_shot", 2, 0.0, None, 100.0, looped=None)])
+    assert "| r/t/zero_shot | 2 | 0 | not known | not known | 100 |" in text
 
 
 @pytest.mark.slow

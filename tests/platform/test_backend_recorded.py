@@ -314,12 +314,29 @@ def test_backend_names_take_their_article():
     ([b'{"id": "1", "output": "a", "task": "t"}', b'{"id": 1, "output": "b", "task": "t"}'],
      r"line 2, field 'id': duplicate example id '1' of task 't' \(first on line 1\)"),
     ([b"", b"  "], r"no rows: expected one JSON object per line"),
+    ([b'{"id": "1", "output": "a", "finish_reason": "eos"}'],
+     r"line 1, field 'finish_reason': expected one of stop, length, loop, got 'eos'"),
+    ([b'{"id": "1", "output": "a", "completion_tokens": -1}'],
+     r"line 1, field 'completion_tokens': expected a count of tokens \(0 or more\), got -1"),
+    ([b'{"id": "1", "output": "a", "prompt_tokens": true}'],
+     r"line 1, field 'prompt_tokens': expected a count of tokens \(0 or more\), got True"),
 ])
 def test_bytes_tasks_and_empty_files_name_the_line_and_field(tmp_path, lines, message):
     path = tmp_path / "outputs.jsonl"
     path.write_bytes(b"\n".join(lines) + b"\n")
     with pytest.raises(DataError, match=rf"^{path}[,:] {message}"):
         RecordedBackend(path, "jsonl")
+
+
+def test_what_the_generating_run_recorded_is_kept_and_the_rest_is_not_known(tmp_path):
+    path = write(tmp_path, json.dumps({"id": "1", "output": "a", "finish_reason": "length",
+                                       "prompt_tokens": 900, "completion_tokens": 128}),
+                 '{"id": "2", "output": "b"}')
+    first, second = RecordedBackend(path, "jsonl").generate([request("1"), request("2")])
+    assert (first.finish_reason, first.prompt_tokens, first.completion_tokens) == (
+        "length", 900, 128)
+    assert (second.finish_reason, second.prompt_tokens, second.completion_tokens) == (
+        "recorded", None, None)
 
 
 def test_an_output_longer_than_the_limit_is_refused_with_its_line(tmp_path):

@@ -14,7 +14,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from workflow_run import snakemake
+from workflow_run import snakemake, timeout_s
 
 from clineval.benchmarks.medcalc.synthetic import write_demo_files
 from clineval.cli import main
@@ -91,6 +91,7 @@ def test_the_real_public_files_pass(capsys):
         "3 task(s) with official sources checked: no problem(s)")
 
 
+@pytest.mark.slow
 def test_snakemake_stops_before_any_job_with_the_short_message(tmp_path):
     path = medcalc_csv(tmp_path, answer="twelve")
     work = tmp_path / "work"
@@ -103,6 +104,7 @@ def test_snakemake_stops_before_any_job_with_the_short_message(tmp_path):
     assert not (work / "results" / "logs").exists()  # no job ran
 
 
+@pytest.mark.slow
 def test_without_the_check_the_data_job_fails_with_the_same_message_last(tmp_path):
     """``--config check_data=false`` leaves the file to the data job; its one-line error is
     among the console's last lines, with the log that holds the rest."""
@@ -113,7 +115,7 @@ def test_without_the_check_the_data_job_fails_with_the_same_message_last(tmp_pat
         [sys.executable, "-m", "snakemake", "-s", str(REPO / "Snakefile"), "--directory",
          str(work), "--cores", "1", "all_data", "--config", "check_data=false",
          f"overrides={GRID} tasks.medcalc.data.path={path}"],
-        capture_output=True, text=True, env=env, timeout=900)
+        capture_output=True, text=True, env=env, timeout=timeout_s())
     assert done.returncode != 0
     tail = done.stderr.strip().splitlines()[-6:]
     assert any(line.startswith(f"clineval: derive_data failed: {path}, row ")
@@ -121,6 +123,7 @@ def test_without_the_check_the_data_job_fails_with_the_same_message_last(tmp_pat
                and "medcalc.derive.log" in line for line in tail), tail
 
 
+@pytest.mark.slow
 def test_a_failing_step_ends_the_console_output_with_its_message(tmp_path):
     # a broken official exemplar file fails in the demo's derive job (the data check reads
     # the sources of official tasks only)

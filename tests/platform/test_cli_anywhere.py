@@ -11,6 +11,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from workflow_run import timeout_s
 
 from clineval.benchmarks.meddisk.synthetic import write_demo_kb
 from clineval.cli import main
@@ -148,7 +149,7 @@ def test_snakemake_stops_at_parse_on_a_grid_with_no_cells(elsewhere):
     done = subprocess.run(
         [sys.executable, "-m", "snakemake", "-s", str(REPO / "Snakefile"), "--directory",
          str(elsewhere), "-n", "all_tables", "--config", "overrides=grid=medcalc_paper"],
-        capture_output=True, text=True, env=env, timeout=600)
+        capture_output=True, text=True, env=env, timeout=timeout_s())
     assert done.returncode != 0
     assert "plans no cells" in done.stderr and "tasks.medcalc.data.path" in done.stderr
     assert not (elsewhere / "results" / "tables").exists()

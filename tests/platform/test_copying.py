@@ -92,3 +92,42 @@ def test_only_long_words_within_two_edits_are_misspellings():
     assert not near("effusion", "infusions")  # three edits
     # one misspelling per run: two in the same five words break it
     assert copied_share("Hart size normel. Cardiomediastinal contours", [FINDINGS]) == 0.0
+
+
+NOTE = ("A 54-year-old man presents with vomiting for two days. Sodium 140 mEq/L, chloride 104 "
+        "mEq/L, bicarbonate 35 mEq/L. He takes no medication and denies alcohol use.")
+QUESTION = "What is the patient's anion gap in terms of mEq/L?"
+MEDCALC = [{"role": "system", "content": "You are a helpful assistant for calculating a score."},
+           {"role": "user", "content": f"Here is the patient note:\n{NOTE}\n\nHere is the task:\n"
+                                       f"{QUESTION}\n\nPlease output in JSON."}]
+
+
+def test_an_answer_that_restates_the_question_is_no_copy():
+    prompt = Prompt.of(MEDCALC)
+    answer = "The patient's anion gap in terms of mEq/L is 1."
+    assert find_copy(answer, prompt, [NOTE, QUESTION]) is not None  # without the question known
+    assert find_copy(answer, prompt, [NOTE, QUESTION], restated=[QUESTION]) is None
+
+
+def test_a_pasted_note_stays_a_copy_when_the_question_is_restated():
+    prompt = Prompt.of(MEDCALC)
+    pasted = f"The patient's anion gap in terms of mEq/L is: {NOTE}"
+    found = find_copy(pasted, prompt, [NOTE, QUESTION], restated=[QUESTION])
+    assert found is not None and found.kind == "input"
+    assert found.total == found.share < 1.0  # the restated words count for no kind
+    assert find_copy(NOTE, prompt, [NOTE, QUESTION], restated=[QUESTION]).share == 1.0
+
+
+def test_medcalc_marks_a_pasted_note_but_not_a_restated_question():
+    from clineval.benchmarks import get_benchmark
+    from clineval.workflow.steps import mark_copies
+
+    bench = get_benchmark("medcalc")
+    example = {"id": "1", "note": NOTE, "question": QUESTION}
+    generations = [{"id": i, "output": o, "messages": MEDCALC} for i, o in (
+        ("1", "The patient's anion gap in terms of mEq/L is 1."), ("2", NOTE))]
+    rows = [{"id": "1"}, {"id": "2"}]
+    mark_copies(bench, [example, {**example, "id": "2"}], generations, rows)
+    assert rows[0]["copied"] is None
+    assert rows[1]["copied"]["kind"] == "input"
+    assert bench.restated_texts({"id": "x"}) == []

@@ -84,6 +84,18 @@ def test_each_benchmark_reads_its_rows() -> None:
     sentence = {"id": "s", "task": "abnormality", "qualified": False, "correct": False,
                 "prediction": None, "reference": "normal"}
     assert verdicts("medeval", sentence) == [("reading", "unanswered")]
+    assert get_benchmark("medeval").reading(sentence, {}).judgements[0].rule == (
+        "unqualified: off format")
+    summary = {"id": "m", "task": "summarization", "qualified": False, "prediction": "",
+               "unqualified": "the report repeated", "reference": "No acute findings.",
+               "rouge": {"rouge_l": 0.0}, "literal": {"prediction": "Heart normal.",
+                                                      "rouge": {"rouge_l": 12.0}}}
+    careful, literally = get_benchmark("medeval").reading(summary, {}).judgements
+    assert (careful.verdict, careful.rule) == ("unanswered", "unqualified: the report repeated")
+    assert (literally.verdict, literally.rule, literally.read) == (
+        "scored", "qualified", "Heart normal.")
+    assert verdicts("medeval", {**summary, "qualified": True, "literal": None}) == [
+        ("reading", "scored")]
     mcqa = {"id": "q", "gold": "B", "predicted": "C", "answered": True, "correct": False}
     assert verdicts("mcqa", mcqa) == [("reading", "wrong")]
     with pytest.raises(ValueError, match="verdict"):
@@ -132,6 +144,17 @@ def test_a_cells_document_tags_verdicts_cuts_and_copies_and_shares_prompt_texts(
                                          for e in hidden["examples"])
 
 
+def test_recorded_outputs_show_their_finish_and_its_flags_as_not_known(tmp_path: Path) -> None:
+    files = write_cell(tmp_path, {"1": ("5", "recorded"), "2": ("4", "recorded")},
+                       {"1": 1, "2": 0})
+    document = cell_document(read_cell("r/medcalc/zero_shot", "medcalc", TASK, files, False),
+                             False)
+    assert [e["sides"][0]["finish"] for e in document["examples"]] == ["not known"] * 2
+    assert document["counts"]["official"] == {"right": 1, "wrong": 1, "unanswered": 0,
+                                              "scored": 0, "cut": "not known",
+                                              "loop": "not known", "copied": 0}
+
+
 def test_a_row_without_its_generation_names_the_file(tmp_path: Path) -> None:
     files = write_cell(tmp_path, {"1": ("5", "stop")}, {"1": 1, "2": 0})
     write_jsonl(files.examples, [{"id": i, "ground_truth": "5"} for i in ("1", "2")])
@@ -163,11 +186,14 @@ def test_pages_are_self_contained_escaped_and_reproducible(tmp_path: Path) -> No
         html = page.read_text(encoding="utf-8")
         assert html == again[name].read_text(encoding="utf-8"), name
         assert not re.search(r'(src|href)="(https?:|//)', html) and "http" not in html
-        assert html.count("<script") == (0 if name == "index" else 3)
+        # data, config, the script; a cell's page also its grading panel
+        assert html.count("<script") == {"index": 0, "pair": 3}.get(name, 4)
     cell = pages["a"].read_text(encoding="utf-8")
     data = json.loads(re.search(r'<script type="application/json" id="data">(.*?)</script>',
                                 cell, re.S).group(1))
     assert len(data["examples"]) == 36 and data["views"] == ["official", "robust"]
+    assert data["grading"]["model"] == "a" and len(data["grading"]["scoring"]) == 64
+    assert all(len(e["output_sha256"]) == 64 for e in data["examples"])
     assert "</script" not in cell.split('id="data">')[1].split("</script>")[0]
     index = pages["index"].read_text(encoding="utf-8")
     assert 'href="a/medcalc/all.html"' in index and 'href="../pairs/a/b/medcalc/all.html"' in index
@@ -217,8 +243,9 @@ def in_repo(monkeypatch: pytest.MonkeyPatch) -> None:
 
 def test_the_plan_names_each_cells_page_the_compared_pairs_and_the_prompt_setting(
         in_repo, monkeypatch: pytest.MonkeyPatch) -> None:
-    overrides = ["grid.select.tables=[medcalc_table2]",
-                 "+tables.medcalc_table2.comparisons.pairs=[[oracle,constant]]"]
+    """The demo grid compares a pair (MedCalc-Bench Table 2: oracle vs constant), so `make
+    demo` builds its pair pages."""
+    overrides = ["grid.select.tables=[medcalc_table2]"]
     plan = build_plan(REPO / "conf", overrides)
     assert [(a.path, b.path) for a, b in plan.example_pairs()] == [
         (f"oracle/medcalc/{m}", f"constant/medcalc/{m}") for m in ("zero_shot", "cot",

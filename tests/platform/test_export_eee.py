@@ -24,6 +24,7 @@ from jsonschema import Draft7Validator
 from workflow_run import REPO, planned_jobs, snakemake
 
 from clineval import cli
+from clineval.benchmarks import get_benchmark
 from clineval.errors import ConfigError, DataError
 from clineval.export import eee, eee_schema
 from clineval.io import read_json, read_jsonl
@@ -180,6 +181,13 @@ def test_records_hold_the_prompt_reference_output_and_copy_flag(work, plan):
     assert "Patient note" in first["input"]["raw"]
     assert first["output"]["raw"] == [outputs[first["sample_id"]]]
     assert json.loads(first["metadata"]["copied"]) == scores[first["sample_id"]]["copied"]
+    verdicts = get_benchmark("medcalc").reading(scores[first["sample_id"]], {}).judgements
+    assert {k: v for k, v in first["metadata"].items() if k.startswith("verdict.")} == {
+        f"verdict.{j.name}": j.verdict for j in verdicts}
+    assert first["metadata"]["answered_reading"] == "official"
+    assert first["metadata"]["answered"] == (
+        "false" if verdicts[0].verdict == "unanswered" else "true")
+    assert first["metadata"]["finish_reason"] == "baseline"
     assert {a["extraction_method"] for a in first["answer_attribution"]} == {
         "medcalc official extraction", "medcalc robust extraction"}
 

@@ -235,6 +235,20 @@ def test_a_figure_spec_change_touches_only_that_figure_and_a_table_change_its_fi
     shown = base.identities["figures/medcalc_bars"]["identity"]
     assert shown["tables"] == {"medcalc_table2": base.identities["tables/medcalc_table2"]["sha"]}
     assert shown["models"]["tiny_llama"]["smoke"] is True
+    # the demo's real model runs on a slice: its figures mark it ‡, as the tables do
+    assert shown["models"]["smollm2_135m"]["sliced"] is True
+    assert "sliced" not in shown["models"]["tiny_llama"]
+
+
+def test_figure_legends_mark_models_on_a_slice_as_the_tables_do():
+    from clineval.figures import style
+
+    models = {"a": {"display_name": "Model A", "smoke": False, "sliced": True},
+              "b": {"display_name": "Model B", "smoke": True}}
+    assert style.model_label("a", models) == "Model A ‡"
+    notes = style.model_notes(["a", "b"], models)
+    assert any(n.startswith("‡ on a slice (Model A ‡)") for n in notes)
+    assert not any("Model B" in n for n in notes if n.startswith("‡"))
 
 
 def test_figure_step_writes_png_svg_and_a_record(tmp_path):

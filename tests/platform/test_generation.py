@@ -302,6 +302,7 @@ def test_loop_stop_sees_a_short_period_repeated_over_its_span():
     assert stop.looping(list(range(10, 18)) * 4)  # period 8: three times over
 
 
+@pytest.mark.slow
 def test_a_loop_ends_the_output_where_it_began_to_repeat(smollm2_dir):
     """With ``stop_loop``, SmolLM2's greedy list that repeats itself ends early (``finish_reason:
     loop``) and is the start of the output generated without it, which only repeats further

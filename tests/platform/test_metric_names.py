@@ -88,7 +88,7 @@ def test_a_misspelled_leaderboard_metric_stops_the_plan_naming_the_valid_ones():
      "'chapter.f2': no metric of clibench", "valid metrics: chapter.precision, "),
     ("figures.medeval_bars.metric=groups.*.acuracy", "figures.medeval_bars.metric="
      "'groups.*.acuracy': no metric of medeval", "*.accuracy, *.f1, "),
-    ("+tables.medcalc_table2.comparisons={reference: oracle, metrics: [accuracy.*, f1]}",
+    ("+tables.medcalc_table2.comparisons.metrics=[accuracy.*,f1]",
      "tables.medcalc_table2.comparisons.metrics[1]='f1': no metric of medcalc",
      "valid metrics: accuracy.official, accuracy.robust"),
 ])

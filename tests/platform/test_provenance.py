@@ -21,6 +21,7 @@ from typing import Any
 
 import pytest
 import yaml
+from workflow_run import run_limited
 
 from clineval.cli import main
 from clineval.config.compose import ConfigError
@@ -69,7 +70,7 @@ def _env() -> dict[str, str]:
 def snakemake(workdir: Path, *args: str, overrides: str = OVERRIDES) -> subprocess.CompletedProcess:
     cmd = [sys.executable, "-m", "snakemake", "-s", str(REPO / "Snakefile"), "--directory",
            str(workdir), "--cores", "2", *args, "--config", f"overrides={overrides}"]
-    return subprocess.run(cmd, capture_output=True, text=True, env=_env(), timeout=900)
+    return run_limited(cmd, _env(), f"snakemake {' '.join(args)}")
 
 
 def planned_jobs(workdir: Path) -> dict[str, int]:

@@ -96,11 +96,41 @@ def test_page_escapes_every_text_and_is_self_contained() -> None:
 def test_leaderboard_section_comes_first_and_tables_render_blocks() -> None:
     html = page()
     sections = re.findall(r'<section id="([^"]+)">', html)
-    assert sections == ["leaderboard", "medcalc"]
+    assert sections == ["leaderboard", "medcalc", "key"]
     table = table_html(parse_table(to_markdown(sample_table()), Path("t.md")))
     assert '<tr class="block"><th colspan="3">Zero-shot</th></tr>' in table
     assert '<tr class="head"><th style="text-align:left">Model</th>' in table
     assert "<li>a &lt;note&gt; &amp; more</li>" in table
+
+
+def test_notes_render_their_markup_and_the_leaderboard_links_to_reading_notes() -> None:
+    reading = ("Reading: text copied from the prompt earns nothing. The paper's literal reading "
+               "gives: Tiny medcalc Completely wrong (share) 0.963 (here 0.5); and 2 more "
+               "(each cell's score summary, `literal`).")
+    table = sample_table()
+    table.notes.append(reading)
+    parsed = parse_table(to_markdown(table), Path("t.md"))
+    html = render_page(identity(), {"leaderboard": parsed, "t2": parsed}, [], CODE)
+    assert "`" not in html and "<code>literal</code>" in html
+    board = html[html.index('id="notes-leaderboard"'):html.index('<section id="medcalc">')]
+    assert "0.963" not in board  # the leaderboard does not repeat the table's note
+    assert '<a href="#notes-t2">MedCalc-Bench: Accuracy &lt;i&gt;</a>' in board
+    notes = html[html.index('id="notes-t2"'):]
+    assert "0.963 (here 0.5)" in notes[:notes.index("</ul>")]
+    # every table has a caption, in a box that scrolls sideways when it is wider
+    assert html.count("<table") == html.count('<caption class="sr">') == 2
+    assert html.count('<div class="scroll" role="region" tabindex="0"') == 2
+
+
+def test_the_page_carries_the_key_to_its_words() -> None:
+    from clineval.report.glossary import RULES, VERDICTS
+
+    html = page()
+    key = html[html.index('<section id="key">'):]
+    for word in (*VERDICTS, "baseline", "not known", "literal", "robust", "scoring identity",
+                 "credentialed", "‡", *RULES["clibench"], *RULES["meddisk"]):
+        assert f"<dt>{word}</dt>" in key, word
+    assert '<a href="#key">' in html
 
 
 def test_figures_are_embedded_as_png_data_in_their_section() -> None:
@@ -176,3 +206,22 @@ def test_header_groups_span_their_columns_in_one_head() -> None:
             '<th colspan="2" scope="colgroup">Misc.</th></tr>') in head
     assert '<tr class="head"><th style="text-align:left">Model</th>' in head
     assert '<tr class="block"><th colspan="5">Zero-shot</th></tr>' in table
+
+
+def test_the_key_explains_the_rules_each_scorer_names() -> None:
+    from clineval.benchmarks.clue.extract import (
+        ANSWERED,
+        CONFLICTING,
+        COPIED_EXAMPLE,
+        TEXT_MISMATCH,
+    )
+    from clineval.benchmarks.medcalc.reading import READ
+    from clineval.report.glossary import covered
+
+    clue = (*ANSWERED, CONFLICTING, COPIED_EXAMPLE, TEXT_MISMATCH, "marked", "whole_output",
+            "no_label", "ambiguous", "bad_letter", "listed_options", "no_answer", "no_codes")
+    assert all(covered("clue", status) for status in clue)
+    assert all(covered("medcalc", f"{s}: a detail") for s in (*READ, "not_found", "error"))
+    assert covered("meddisk", "pattern; unanswered: no entity") and covered("meddisk", "fallback")
+    assert covered("medeval", "unqualified: off format") and covered("clibench", "no_decision: allergy")
+    assert not covered("medeval", "qualified; overlong") and not covered("clue", "pattern")

@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from workflow_run import timeout_s
 
 from clineval.config.compose import ConfigError
 from clineval.inference.registry import backends
@@ -124,6 +125,7 @@ def test_vllm_on_the_cpu_holds_no_gpu(tmp_path):
         model_resources(cfg)
 
 
+@pytest.mark.slow
 def test_slurm_profile_dry_run_requests_model_resources_per_job(tmp_path):
     pytest.importorskip("snakemake_executor_plugin_slurm", reason="snakemake-executor-plugin-slurm")
     env = {**os.environ, "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}"}
@@ -133,7 +135,7 @@ def test_slurm_profile_dry_run_requests_model_resources_per_job(tmp_path):
             "--directory", str(tmp_path), "--profile", str(REPO / "profiles" / "slurm"),
             "-n", "all_tables", "--config", f"overrides={' '.join(LLAMAS)}",
         ],
-        capture_output=True, text=True, env=env, timeout=300,
+        capture_output=True, text=True, env=env, timeout=timeout_s(),
     )  # fmt: skip
     out = done.stdout + done.stderr
     assert done.returncode == 0, out[-3000:]

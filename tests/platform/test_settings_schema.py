@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 import yaml
 from omegaconf import OmegaConf
+from workflow_run import timeout_s
 
 from clineval.benchmarks import BENCHMARKS, get_benchmark, get_settings
 from clineval.cli import main
@@ -380,7 +381,7 @@ def test_snakemake_dry_run_stops_before_any_job(tmp_path):
     done = subprocess.run(
         [sys.executable, "-m", "snakemake", "-s", str(REPO / "Snakefile"), "--directory",
          str(tmp_path), "-n", "all_tables", "--config", f"overrides=grid=medcalc_paper {setting}"],
-        capture_output=True, text=True, env=env, timeout=600)
+        capture_output=True, text=True, env=env, timeout=timeout_s())
     out = done.stdout + done.stderr
     assert done.returncode != 0, out[-2000:]
     assert (f"tasks.medcalc.scoring.extractions[0]='lenent': unknown value (from override "

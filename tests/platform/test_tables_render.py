@@ -120,3 +120,21 @@ def test_leaderboard_interval_averages_each_replicate_of_the_columns_cells():
     assert table.blocks[0].rows[0][1] == f"50.00 [{low:.2f}, {high:.2f}]"
     assert to_csv(table).splitlines()[1] == (
         f"m1,Clue,fs,*.score,50.000000,{low:.6f},{high:.6f},1.0")
+
+
+def test_sample_sizes_say_each_n_plainly():
+    from clineval.tables.format import sample_sizes, sizes_text, slice_note
+
+    assert sizes_text({"zero_shot": [55], "cot": [55]}, "rows", "mode") == "55 rows per mode"
+    assert sizes_text({"a": [1]}, "rows", "mode") == "1 row"
+    assert sizes_text({"a": [2], "b": [2], "c": [3]}, "examples", "task") == (
+        "2 examples per task (c 3)")
+    assert sizes_text({"a": [2, 3], "b": [2]}, "rows", "mode") == "a 2/3, b 2 rows"
+    cells = [(m, mode, n) for m, n in (("Oracle", 55), ("SmolLM2 ‡", 2))
+             for mode in ("zero_shot", "cot", "one_shot")]
+    assert sample_sizes(cells, "rows", "mode") == (
+        "55 rows per mode (Oracle); 2 rows per mode (SmolLM2 ‡)")
+    assert sample_sizes(cells[:3], "rows", "mode") == "55 rows per mode"
+    note = slice_note({"SmolLM2": "2 examples per mode"})
+    assert note.startswith("‡ on a slice (SmolLM2): ")
+    assert note.endswith("every example of each task: SmolLM2 scored 2 examples per mode.")

@@ -97,7 +97,8 @@ def test_every_cell_headline_and_its_replicates_recompute_from_its_rows_and_stat
 
 @pytest.mark.usefixtures("rebuild_demo_after")
 def test_a_comparisons_block_writes_paired_tests_and_reruns_only_the_table(demo, grid):
-    overrides = ("+tables.medcalc_table2.comparisons.reference=oracle "
+    overrides = ("~tables.medcalc_table2.comparisons.pairs "
+                 "+tables.medcalc_table2.comparisons.reference=oracle "
                  "+tables.medcalc_table2.comparisons.correction=holm "
                  "+tables.medcalc_table2.uncertainty=both")
     # and the explorer's job: its pages of the pairs compared

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from clineval.benchmarks import get_benchmark
 from clineval.benchmarks.base.headline import LeaderboardColumn, overlap
@@ -28,6 +28,9 @@ from clineval.config.schema.tables import ColumnOverride
 from clineval.errors import ConfigError
 from clineval.io import Record
 from clineval.tables.leaderboard import LAYOUT
+
+if TYPE_CHECKING:
+    from clineval.benchmarks.base import Benchmark
 
 #: The keys that choose among, or change, the benchmarks' own columns.
 CHOOSERS = ("order", "drop", "override")
@@ -57,9 +60,9 @@ def _by_benchmark(spec: Mapping[str, Any], tasks: Mapping[str, Any]) -> dict[str
     return found
 
 
-def _lower_is_better(bench: Any, metric: str) -> bool:
+def _lower_is_better(bench: Benchmark, metric: str) -> bool:
     """Whether every declared metric the column's ``metric`` names is better lower."""
-    named = [m for m in getattr(bench, "metrics", ()) if overlap(metric, m.name)]
+    named = [m for m in bench.metrics if overlap(metric, m.name)]
     return bool(named) and all(m.lower_is_better for m in named)
 
 
@@ -93,7 +96,7 @@ def own_columns(name: str, spec: Mapping[str, Any], tasks: Mapping[str, Any]
     by_benchmark = _by_benchmark(spec, tasks)
     order, drop = (_names(spec.get(key), f"{where}.{key}") for key in ("order", "drop"))
     offered = {b: get_benchmark(b).leaderboard for b in by_benchmark
-               if getattr(get_benchmark(b), "leaderboard", None) is not None}
+               if get_benchmark(b).leaderboard is not None}
     for key, chosen in (("order", order), ("drop", drop)):
         unknown = [b for b in chosen if b not in offered]
         if unknown:

@@ -27,7 +27,7 @@ Declared = list[tuple[str, Sequence[Metric]]]
 def _declared(tasks: Mapping[str, Any], names: Iterable[str]) -> Declared:
     """The benchmarks of the tasks ``names`` (those of the grid) with their metrics."""
     benchmarks = dict.fromkeys(tasks[t]["benchmark"] for t in names if t in tasks)
-    return [(b, tuple(getattr(get_benchmark(b), "metrics", ()))) for b in benchmarks]
+    return [(b, tuple(get_benchmark(b).metrics)) for b in benchmarks]
 
 
 def _check(key: str, wanted: Any, declared: Declared) -> None:
@@ -55,7 +55,7 @@ def check_declarations(cfg: Mapping[str, Any]) -> None:
     for name in dict.fromkeys(t["benchmark"] for t in cfg["tasks"].values()):
         bench = get_benchmark(name)
         where = f"{type(bench).__module__}.{type(bench).__qualname__}.metrics"
-        declared.append((where, tuple(getattr(bench, "metrics", ()))))
+        declared.append((where, tuple(bench.metrics)))
     clash = declaration_clash(declared)
     if clash is not None:
         raise ConfigError(clash)
@@ -70,7 +70,7 @@ def check_metric_names(cfg: Mapping[str, Any]) -> None:
         for benchmark, changes in (table.get("override") or {}).items():
             if changes.get("metric") is not None:
                 _check(f"{where}.override.{benchmark}.metric", changes["metric"],
-                       [(benchmark, tuple(getattr(get_benchmark(benchmark), "metrics", ())))])
+                       [(benchmark, tuple(get_benchmark(benchmark).metrics))])
         for i, column in enumerate(table.get("columns") or ()):
             _check(f"{where}.columns[{i}].metric", column.get("metric"),
                    _declared(tasks, column.get("tasks") or ()))

@@ -13,7 +13,9 @@ and each cell's identities) and the files the workflow wrote for its cells (:cla
 - an instance record is one scored row: the example id, the prompt's last user message and the
   row's reference, the model's output, what the scoring read from it, the row's value of a
   headline metric (the first of the benchmark's accuracies, else of its headline metrics, that
-  the row has; the other metrics' values in ``metadata``) and the row's ``copied``.
+  the row has; the other metrics' values in ``metadata``), the row's ``copied`` and each
+  reading's verdict (``verdict.<reading>``, as the explorer shows it:
+  :mod:`clineval.benchmarks.base.reading`).
 
 Rows of a credentialed task (MIMIC and the like, not the synthetic demo) keep no text: no
 prompt, reference, output or extracted answer, unless the export's ``credentialed_text``
@@ -38,11 +40,13 @@ from clineval.benchmarks import get_benchmark
 from clineval.benchmarks.base import Benchmark
 from clineval.errors import ConfigError, DataError
 from clineval.export.eee_schema import VERSION
+from clineval.inference.base import UNKNOWN_FINISH
 from clineval.io import Record, jsonl_line
 from clineval.metrics import aggregate
 
-#: Bump when the export writes its documents differently.
-EXPORT_VERSION = "1"
+#: Bump when the export writes its documents differently (2: each reading's verdict, the
+#: reading ``answered`` follows, an unknown finish reason as "not known").
+EXPORT_VERSION = "2"
 #: Row fields holding the reference answer, in the order looked for.
 REFERENCE_FIELDS = ("reference", "ground_truth", "gold")
 #: The text an instance record keeps in place of a credentialed task's texts.
@@ -404,13 +408,15 @@ def _instance(ident: Record, sha: str, cell: CellInput, row: Record, found: dict
     if generation is None or request is None:
         raise DataError(cell.entry["cell"], rid, "id",
                         f"no {'generation' if generation is None else 'request'} for the row")
+    finish = generation.get("finish_reason")
     metadata = {"cell": cell.entry["cell"], "request_sha": str(request["request_sha"]),
-                "finish_reason": str(generation.get("finish_reason")),
+                "finish_reason": "not known" if finish in UNKNOWN_FINISH else str(finish),
                 "cut_to_fit": _flag(bool(request.get("truncation")))}
     metadata |= {f"score.{m}": repr(v) for m, v in sorted(found.items()) if m != primary}
     answered = bench.answered(row)
     if answered is not None:
-        metadata["answered"] = _flag(answered)
+        metadata |= {"answered": _flag(answered), "answered_reading": bench.answered_reading}
+    metadata |= {f"verdict.{j.name}": j.verdict for j in bench.reading(row, {}).judgements}
     if "copied" in row:
         metadata["copied"] = json.dumps(row["copied"], sort_keys=True)
     if outcome is None:

@@ -33,6 +33,7 @@ RC: dict[str, Any] = {
 METADATA = {"png": {"Software": None}, "svg": {"Date": None, "Creator": None}}
 CAPTION_LINE_INCHES = 0.17
 SMOKE_MARK = "†"
+SLICE_MARK = "‡"  # run on a slice of each task (grid.slices), as the tables mark it
 RECORDED_MARK = "§"  # outputs read from a file (the recorded backend), as the tables mark them
 
 
@@ -44,22 +45,28 @@ def style() -> Iterator[None]:
 
 
 def model_label(model: str, models: Mapping[str, Mapping[str, Any]]) -> str:
-    """A model's display name, marked † when it is a smoke model and § when its outputs were
-    recorded (as the tables mark them)."""
+    """A model's display name, marked † when it is a smoke model, ‡ when it ran on a slice and
+    § when its outputs were recorded (as the tables mark them)."""
     shown = models.get(model, {})
     name = shown.get("display_name") or model
-    marks = [mark for mark, key in ((SMOKE_MARK, "smoke"), (RECORDED_MARK, "recorded"))
-             if shown.get(key)]
+    marks = [mark for mark, key in ((SMOKE_MARK, "smoke"), (SLICE_MARK, "sliced"),
+                                    (RECORDED_MARK, "recorded")) if shown.get(key)]
     return " ".join([name, *marks])
 
 
 def model_notes(models: Sequence[str], shown: Mapping[str, Mapping[str, Any]]) -> list[str]:
-    """The notes on the figure's marked models: smoke models, recorded outputs (by file)."""
+    """The notes on the figure's marked models: smoke models, models on a slice, recorded
+    outputs (by file)."""
     notes = []
     smoke = [model_label(m, shown) for m in models if shown.get(m, {}).get("smoke")]
     if smoke:
         notes.append(f"{SMOKE_MARK} smoke model ({', '.join(smoke)}): tests the pipeline only; "
                      "its numbers carry no meaning.")
+    sliced = [model_label(m, shown) for m in models if shown.get(m, {}).get("sliced")]
+    if sliced:
+        notes.append(f"{SLICE_MARK} on a slice ({', '.join(sliced)}): a fixed subset of each "
+                     "task's examples (grid.slices), so its numbers cover fewer examples than "
+                     "the others'.")
     recorded = [f"{model_label(m, shown)}: {', '.join(f['file'] for f in files)}"
                 for m in models if (entry := shown.get(m, {}).get("recorded"))
                 for files in [entry if isinstance(entry, list) else [entry]]]

@@ -9,6 +9,9 @@ from typing import Any, Protocol
 #: Fields a backend fills only where it has them; left out of the record when empty, so the
 #: records of backends that never set them keep their exact content.
 OPTIONAL_FIELDS = ("ignored_settings", "logprobs", "alternatives", "recorded_verdict")
+#: Finish reasons that say nothing of how an output ended (a file's recorded outputs; a record
+#: without one): whether it was cut at ``max_tokens`` or looped is not known.
+UNKNOWN_FINISH = ("recorded", None)
 
 
 @dataclass(frozen=True)

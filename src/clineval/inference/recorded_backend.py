@@ -2,16 +2,18 @@
 
 Published runs (a paper's released outputs, another harness's answers) are rescored through
 the workflow: the requests are rendered as for any model, and each is answered with the file's
-output for its example. Nothing is generated or sampled and no GPU is held; every answer's
-``finish_reason`` is ``recorded``. The file's sha256 is part of the generation identity
-(:mod:`clineval.workflow.identities`), so another file re-runs the model's cells and nothing
-else, and the tables mark the model (:func:`clineval.tables.format.recorded_note`).
+output for its example. Nothing is generated or sampled and no GPU is held; an answer's
+``finish_reason`` is the one its row records, else ``recorded`` (not known). The file's
+sha256 is part of the generation identity (:mod:`clineval.workflow.identities`), so another
+file re-runs the model's cells and nothing else, and the tables mark the model
+(:func:`clineval.tables.format.recorded_note`).
 
 Layouts (``recorded.layout``):
 
 - ``jsonl``: one object per line with ``id`` (the example id, a string or an integer) and
   ``output`` (the text), and optionally ``task`` (the task the row answers: on every line or on
-  none); other keys are ignored.
+  none) and what the generating run recorded: ``finish_reason`` (``stop``, ``length`` or
+  ``loop``), ``prompt_tokens`` and ``completion_tokens``; other keys are ignored.
 - ``medcalc_official``: the output files of the official MedCalc-Bench code
   (``evaluation/run.py``): one object per line with ``Row Number`` (the example id of clineval's
   v1.0 loader) and ``LLM Answer`` (the answer run.py extracted from the model's reply); also
@@ -55,6 +57,8 @@ VERDICTS = ("Correct", "Incorrect")
 NOTE_CHECKED = 100
 #: The longest output a row may hold (characters), unless ``recorded.max_output_chars`` says.
 MAX_OUTPUT_CHARS = 100_000
+#: The finish reasons a ``jsonl`` row may record (a generating run's).
+FINISH_REASONS = ("stop", "length", "loop")
 
 
 @dataclass
@@ -83,6 +87,9 @@ class Row:
     verdict: str | None = None
     note: str | None = None
     task: str | None = None  # the task it answers (None: any task the file answers)
+    finish: str | None = None  # the generating run's finish reason (None: not recorded)
+    prompt_tokens: int | None = None
+    completion_tokens: int | None = None
 
 
 def _error(path: Path, line: int, name: str | None, problem: str) -> DataError:
@@ -120,7 +127,21 @@ def _jsonl(record: Mapping[str, Any], path: Path, line: int) -> tuple[str, Row]:
     task = _text(record, "task", path, line)
     if task == "" or (task is None and "task" in record):
         raise _error(path, line, "task", f"expected a task name, got {record['task']!r}")
-    return _example_id(record["id"], path, line, "id"), Row(line, output, task=task)
+    finish = _text(record, "finish_reason", path, line)
+    if finish is not None and finish not in FINISH_REASONS:
+        raise _error(path, line, "finish_reason", f"expected one of {', '.join(FINISH_REASONS)}"
+                                                  f", got {finish!r}")
+    tokens = {name: _count(record, name, path, line)
+              for name in ("prompt_tokens", "completion_tokens")}
+    return _example_id(record["id"], path, line, "id"), Row(line, output, task=task,
+                                                            finish=finish, **tokens)
+
+
+def _count(record: Mapping[str, Any], name: str, path: Path, line: int) -> int | None:
+    value = record.get(name)
+    if value is not None and (isinstance(value, bool) or not isinstance(value, int) or value < 0):
+        raise _error(path, line, name, f"expected a count of tokens (0 or more), got {value!r}")
+    return value
 
 
 def _medcalc_official(record: Mapping[str, Any], path: Path, line: int) -> tuple[str, Row]:
@@ -328,8 +349,7 @@ class RecordedBackend:
                  len(asked), len(requests), len(self.rows) - len(asked),
                  f"; {len(shown)} of them the exemplars its prompts show, never scored: "
                  f"{', '.join(shown[:10])}" if shown else "")
-        return [Generation(self.rows[r["id"]].output, "recorded",
-                           recorded_verdict=self.rows[r["id"]].verdict) for r in requests]
+        return [_generation(self.rows[r["id"]]) for r in requests]
 
     def _check_note(self, request: dict[str, Any]) -> None:
         """The row's patient note (where it has one) is in the example's prompt."""
@@ -341,6 +361,11 @@ class RecordedBackend:
             raise _error(self.path, row.line, "Patient Note", f"not the note that the prompt "
                          f"of example {request['id']!r} shows: the file answers another version "
                          "of the data")
+
+
+def _generation(row: Row) -> Generation:
+    return Generation(row.output, row.finish or "recorded", row.prompt_tokens,
+                      row.completion_tokens, recorded_verdict=row.verdict)
 
 
 def load(inputs: Inputs) -> RecordedBackend:

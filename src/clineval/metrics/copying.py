@@ -15,8 +15,10 @@ of each other), so that a typo does not turn a copy into the model's own text. A
 copy when at least ``share`` of its words are copied (:func:`find_copy`); it is attributed to
 the part that covers most of them, an exemplar before the input before the instruction where
 they tie. Outputs shorter than a run are never copies: a label or a number cannot be told
-from a copy by its words. Each benchmark decides what a copy is worth (docs/scoring.md,
-"Copied text"); this module only finds it.
+from a copy by its words. Words that restate the question the example asks (``restated``:
+"The patient's anion gap in terms of mEq/L is 1." for "What is the patient's anion gap in terms
+of mEq/L?") frame an answer: they are never copied. Each benchmark decides what a copy is worth
+(docs/scoring.md, "Copied text"); this module only finds it.
 """
 
 from __future__ import annotations
@@ -27,7 +29,7 @@ from dataclasses import dataclass
 
 #: Bump when :func:`find_copy` or :func:`shown_inputs` decide differently: every score is
 #: recomputed (it is part of each scoring identity).
-VERSION = "2"  # 2: a run may hold one misspelt word
+VERSION = "2"
 #: The kinds of copied text, in the order that breaks ties.
 KINDS = ("exemplar", "input", "instruction")
 #: Words in a run (Latin script) and characters in a run (CJK): the defaults of find_copy.
@@ -176,11 +178,13 @@ class Copy:
 
 
 def find_copy(output: str, prompt: Prompt, inputs: Sequence[str] = (), *,
-              run: int | None = None, share: float = SHARE) -> Copy | None:
+              run: int | None = None, share: float = SHARE,
+              restated: Sequence[str] = ()) -> Copy | None:
     """The copy ``output`` is, or None. ``inputs``: the example's texts as the prompt shows
     them (else the final user message is all input); the rest of the system and user messages
     is the instruction. A word copied from several kinds counts for the first of
-    :data:`KINDS`."""
+    :data:`KINDS`; a word in a run of ``restated`` (the question the example asks, which an
+    answer may repeat as its frame) counts for none."""
     tokens = words(output)
     n = run_length(tokens, run)
     if len(tokens) < n:
@@ -190,13 +194,14 @@ def find_copy(output: str, prompt: Prompt, inputs: Sequence[str] = (), *,
         "input": list(inputs) if inputs else [prompt.user],
         "instruction": [prompt.system, prompt.user],
     }
-    taken = [False] * len(tokens)
+    framed = copied_words(tokens, restated, n) if restated else [False] * len(tokens)
+    taken = list(framed)
     counts: dict[str, int] = {}
     for kind in KINDS:
         marks = copied_words(tokens, parts[kind], n)
         counts[kind] = sum(1 for i, mark in enumerate(marks) if mark and not taken[i])
         taken = [a or b for a, b in zip(taken, marks, strict=True)]
-    total = sum(taken) / len(tokens)
+    total = (sum(taken) - sum(framed)) / len(tokens)
     if total < share:
         return None
     kind = max(KINDS, key=lambda k: (counts[k], -KINDS.index(k)))

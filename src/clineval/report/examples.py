@@ -18,11 +18,16 @@ from typing import Any
 from clineval.benchmarks import get_benchmark
 from clineval.benchmarks.base import scored_rows
 from clineval.benchmarks.base.reading import VERDICTS, Reading
+from clineval.inference.base import UNKNOWN_FINISH
 from clineval.io import DataError, Record, read_jsonl
 from clineval.metrics.paired import mcnemar_exact, shared_ids
 
 #: Flags an example may carry besides its verdict.
 FLAGS = ("cut", "loop", "copied")
+#: The flags read from the finish reason, and what their count shows where no example's
+#: finish reason is known (recorded outputs, :data:`clineval.inference.base.UNKNOWN_FINISH`).
+FINISH_FLAGS = ("cut", "loop")
+NOT_KNOWN = "not known"
 
 #: Score row fields a table's value may cover part of a cell by (a link's ``where``): each
 #: example carries those its row holds as ``keys``, which the page filters on.
@@ -102,9 +107,10 @@ def _side(cell: Cell, row: Record, reading: Reading, texts: Texts | None) -> Rec
     """One model's part of an example: its output, finish reason, copy flag, judgements and
     (``texts``: prompts are embedded) its prompt's messages as (role, text index)."""
     generation = cell.generations[row["id"]]
+    finish = generation.get("finish_reason")
     side: Record = {
         "output": str(generation["output"]),
-        "finish": generation.get("finish_reason"),
+        "finish": NOT_KNOWN if finish in UNKNOWN_FINISH else finish,
         "tokens": generation.get("completion_tokens"),
         "copied": row.get("copied"),
         "judgements": [j.as_dict() for j in reading.judgements],
@@ -149,9 +155,12 @@ def cell_document(cell: Cell, prompts: bool) -> Record:
             "counts": counts(examples, views), "left_out": cell.left_out}
 
 
-def counts(examples: Sequence[Record], views: Sequence[str]) -> dict[str, dict[str, int]]:
-    """Per view, how many examples carry each verdict and flag."""
+def counts(examples: Sequence[Record], views: Sequence[str]) -> dict[str, dict[str, int | str]]:
+    """Per view, how many examples carry each verdict and flag; the finish reason's flags are
+    "not known" where no example's finish reason is known (never 0)."""
+    known = any(side["finish"] != NOT_KNOWN for e in examples for side in e["sides"])
     return {view: {tag: sum(tag in e["tags"][view] for e in examples)
+                   if known or tag not in FINISH_FLAGS else NOT_KNOWN
                    for tag in (*VERDICTS, *FLAGS)} for view in views}
 
 
@@ -211,7 +220,7 @@ def _better(side: str | None) -> str:
     return {"a": "a right", "b": "b right", None: "same"}.get(side, "differ")
 
 
-def summary_line(document: Mapping[str, Any]) -> dict[str, int]:
+def summary_line(document: Mapping[str, Any]) -> dict[str, int | str]:
     """The counts of a cell page's first view (for the index of cells)."""
     views = document["views"]
     return dict(document["counts"][views[0]]) if views else {}

@@ -16,6 +16,7 @@ function el(tag, cls, text) {
   const node = document.createElement(tag);
   if (cls) node.className = cls;
   if (text !== undefined && text !== null) node.textContent = String(text);
+  if (/[\u3000-\u303f\u3400-\u4dbf\u4e00-\u9fff\uff00-\uffef]/.test(node.textContent)) node.lang = 'zh';
   return node;
 }
 function view() { return viewSelect ? viewSelect.value : data.views[0]; }
@@ -70,7 +71,7 @@ function row(table, cells, cls) {
 function sideNode(side, label) {
   const box = el('section', 'side');
   if (label) box.appendChild(el('h4', null, label));
-  const finish = side.finish ? `finish: ${side.finish}` : 'finish: not recorded';
+  const finish = side.finish ? `finish: ${side.finish}` : 'finish: not known';
   const tokens = side.tokens !== null && side.tokens !== undefined ? `, ${side.tokens} tokens` : '';
   box.appendChild(el('div', 'role', `Output (${finish}${tokens})`));
   box.appendChild(el('pre', 'output', side.output));
@@ -79,6 +80,7 @@ function sideNode(side, label) {
     box.appendChild(el('div', 'role', `Copied from the prompt: ${side.copied.kind}, ${share}% of the output`));
   }
   const table = el('table', 'judgements');
+  table.appendChild(el('caption', 'sr', `How the scorer read ${label || 'the output'}`));
   const head = el('tr');
   for (const h of ['Reading', 'Verdict', 'Read', 'Rule', 'Score']) head.appendChild(el('th', null, h));
   const thead = el('thead'); thead.appendChild(head); table.appendChild(thead);

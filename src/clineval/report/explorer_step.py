@@ -22,9 +22,10 @@ from clineval.io import DataError, read_identity, write_text
 from clineval.provenance.record import FileHashes, make_record, write_record
 from clineval.report import examples as data
 from clineval.report import explorer
+from clineval.report.grades import output_sha256
 
 #: The explorer's page layout and data: bump when a page shows anything anew.
-EXAMPLES_VERSION = "2"
+EXAMPLES_VERSION = "4"
 
 
 @dataclass(frozen=True)
@@ -84,7 +85,8 @@ def _no_prompt(ident: Mapping[str, Any], entry: Mapping[str, Any]) -> str:
 
 
 def _cell_page(ident: Mapping[str, Any], entry: Mapping[str, Any], document: Mapping[str, Any],
-               entries: Mapping[str, Mapping[str, Any]], scoring: str) -> explorer.Page:
+               entries: Mapping[str, Mapping[str, Any]], scoring: str,
+               benchmark: str) -> explorer.Page:
     up = _up(entry["cell"])
     model = ident["models"][entry["model"]]
     same_task = [(f"{e['mode']}", f"{up}{e['cell']}.html") for e in entries.values()
@@ -106,11 +108,11 @@ def _cell_page(ident: Mapping[str, Any], entry: Mapping[str, Any], document: Map
         [("Report", f"{up}../index.html"), ("All cells", f"{up}index.html")],
         _warnings(ident, [entry]),
         [("Other modes", same_task), ("Other models", same_mode)],
-        explorer.cell_groups(), no_prompt=_no_prompt(ident, entry))
+        explorer.cell_groups(), no_prompt=_no_prompt(ident, entry), benchmark=benchmark)
 
 
 def _pair_page(ident: Mapping[str, Any], a: Mapping[str, Any], b: Mapping[str, Any],
-               document: Mapping[str, Any]) -> explorer.Page:
+               document: Mapping[str, Any], benchmark: str) -> explorer.Page:
     up = "../" + _up(f"{a['model']}/{b['model']}/{a['task']}/{a['mode']}")  # to report/
     names = [ident["models"][e["model"]]["display_name"] for e in (a, b)]
     lines = [f"{a['benchmark_title']}, task {a['task_title']}, mode {a['mode']}: the "
@@ -135,7 +137,8 @@ def _pair_page(ident: Mapping[str, Any], a: Mapping[str, Any], b: Mapping[str, A
          (f"b: {names[1]}", f"{up}examples/{b['cell']}.html")],
         _warnings(ident, [a, b]), groups=explorer.pair_groups(bool(document["tests"])),
         view_label="Metric",
-        sides=[f"a: {names[0]}", f"b: {names[1]}"], labels=labels, no_prompt=no_prompt)
+        sides=[f"a: {names[0]}", f"b: {names[1]}"], labels=labels, no_prompt=no_prompt,
+        benchmark=benchmark)
 
 
 def _index(ident: Mapping[str, Any], counts: Mapping[str, Mapping[str, int]],
@@ -166,6 +169,17 @@ def _index(ident: Mapping[str, Any], counts: Mapping[str, Mapping[str, int]],
                                _warnings(ident, entries), sections)
 
 
+def with_grading(document: dict[str, Any], entry: Mapping[str, Any], scoring: str
+                 ) -> dict[str, Any]:
+    """A cell page's data with what its grading panel saves in each grade
+    (:mod:`clineval.report.grades`): the cell and its scoring identity, each output's hash."""
+    for example in document["examples"]:
+        example["output_sha256"] = output_sha256(example["sides"][0]["output"])
+    document["grading"] = {"model": entry["model"], "task": entry["task"],
+                           "mode": entry["mode"], "scoring": scoring}
+    return document
+
+
 def examples(identity: Path, cells: Sequence[CellJob], pairs: Sequence[PairJob], index: Path,
              record_out: Path) -> None:
     """Write every cell's page, every pair's page, their index and the job's record."""
@@ -186,8 +200,8 @@ def examples(identity: Path, cells: Sequence[CellJob], pairs: Sequence[PairJob],
                             f"{scoring.get('cell')}")
         cell = data.read_cell(job.cell, scoring["benchmark"], scoring["task"], job.files,
                               entry["prompts"])
-        document = data.cell_document(cell, entry["prompts"])
-        page = _cell_page(ident, entry, document, entries, scoring_sha)
+        document = with_grading(data.cell_document(cell, entry["prompts"]), entry, scoring_sha)
+        page = _cell_page(ident, entry, document, entries, scoring_sha, scoring["benchmark"])
         write_text(job.out, explorer.examples_page(page, document))
         counts[job.cell] = data.summary_line(document)
         if job.cell in paired:
@@ -197,8 +211,8 @@ def examples(identity: Path, cells: Sequence[CellJob], pairs: Sequence[PairJob],
         a, b = entries[pair.a], entries[pair.b]
         document = data.pair_document(loaded[pair.a], loaded[pair.b],
                                       a["prompts"] and b["prompts"])
-        write_text(pair.out, explorer.examples_page(_pair_page(ident, a, b, document),
-                                                    document))
+        page = _pair_page(ident, a, b, document, loaded[pair.a].benchmark)
+        write_text(pair.out, explorer.examples_page(page, document))
         written.append((a, b, len(document["examples"]), pair.out))
     write_text(index, _index(ident, counts, written, index))
     inputs = {f"{job.cell}:{role}": getattr(job.files, role) for job in cells

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from html import escape
 from pathlib import Path
 
 from clineval.io import DataError
@@ -16,6 +17,18 @@ from clineval.io import DataError
 _SPLIT = re.compile(r"(?<!\\)\|")
 _BOLD = re.compile(r"^\*\*(.*)\*\*$")
 _RULE = {":---": "l", ":---:": "c", "---:": "r"}
+_CODE = re.compile(r"`([^`]+)`")
+_STRONG = re.compile(r"\*\*(.+?)\*\*")
+
+
+def inline_html(text: str) -> str:
+    """A note's inline Markdown as HTML: a span in backticks as code, one in double asterisks
+    as bold; every other character escaped, so nothing else of the text is read as markup."""
+    parts = _CODE.split(text)
+    shown = [f"<code>{escape(part)}</code>" if i % 2 else
+             _STRONG.sub(r"<strong>\1</strong>", escape(part))
+             for i, part in enumerate(parts)]
+    return "".join(shown)
 
 
 @dataclass(frozen=True)

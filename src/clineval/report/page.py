@@ -9,19 +9,23 @@ end of the page."""
 from __future__ import annotations
 
 import base64
-from collections.abc import Mapping
-from dataclasses import dataclass
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
 from html import escape
 from statistics import fmean
 from typing import Any
 from urllib.parse import quote, urlencode
 
 from clineval.benchmarks import names, title
-from clineval.report.markdown import MarkdownTable
+from clineval.report.glossary import key_html
+from clineval.report.markdown import MarkdownTable, inline_html
+from clineval.tables.format import READING_NOTE
 from clineval.tables.leaderboard import LAYOUT as LEADERBOARD
 
 #: Headings of the sections that are no benchmark's (a benchmark's is its declared title).
-SECTION_TITLES = {LEADERBOARD: "Leaderboard"}
+#: The section of the scorer's agreement with graders (``report.grades``).
+AGREEMENT = "agreement"
+SECTION_TITLES = {LEADERBOARD: "Leaderboard", AGREEMENT: "Agreement with graders"}
 _ALIGN = {"l": "left", "c": "center", "r": "right"}
 _STYLE = """
 body{font-family:system-ui,-apple-system,"Segoe UI",sans-serif;margin:0;color:#1b1f24;
@@ -30,18 +34,25 @@ header,main,footer{max-width:1200px;margin:0 auto;padding:0 1.5rem}
 header{padding-top:1rem;border-bottom:1px solid #d0d7de}
 h1{margin:.4rem 0}h2{border-bottom:2px solid #0969da;padding-bottom:.2rem;margin-top:2.2rem}
 .warning{background:#fff8c5;border:1px solid #d4a72c;padding:.5rem .8rem;border-radius:4px}
-nav a{margin-right:1rem}code{font-size:.9em}
+nav a{margin-right:1rem}code{font-size:.9em;overflow-wrap:anywhere}
 figure{margin:1.2rem 0 1.8rem}
-table{border-collapse:collapse;font-size:.85rem;margin:.4rem 0;max-width:100%}
+.scroll{max-width:100%;overflow-x:auto}
+table{border-collapse:collapse;font-size:.85rem;margin:.4rem 0}
 table.wide{font-size:.75rem}table.wider{font-size:.68rem}
-table.wider :is(th,td){padding:.2rem .25rem}table.wider th{overflow-wrap:anywhere}
+table.wider :is(th,td){padding:.2rem .25rem}
 th,td{border:1px solid #d0d7de;padding:.25rem .4rem;overflow-wrap:break-word}
+th{overflow-wrap:normal;word-break:normal;hyphens:manual}
 thead th{background:#f6f8fa}th[colspan]{text-align:center}
 tr.block th{background:#eaeef2;text-align:left}
+.sr{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);
+white-space:nowrap}
 figcaption{color:#424a53;max-width:60rem}.caption-title{font-weight:600;color:#1b1f24}
 ul.notes{font-size:.8rem;color:#57606a;max-width:60rem}
 td a{color:inherit;text-decoration:underline dotted #8c959f}p.pairs{font-size:.85rem}
 #cells li{font-size:.85rem}
+#key{font-size:.9rem;max-width:60rem}
+#key dl{display:grid;grid-template-columns:max-content 1fr;gap:.15rem .9rem}
+#key dt{font-weight:600}#key dd{margin:0}
 img{max-width:100%;height:auto;border:1px solid #d0d7de}
 footer{border-top:1px solid #d0d7de;margin-top:2rem;padding-bottom:2rem;font-size:.8rem}
 """.strip()
@@ -69,7 +80,8 @@ def _caption(title: str, caption: str) -> str:
 
 
 #: Columns from which a table is set in a smaller, then a still smaller font, so that it fits
-#: the page's width (its labels wrap; the page never scrolls sideways).
+#: the page's width (its labels wrap between words; a table still wider scrolls in its own
+#: box, the page never sideways).
 WIDE_COLUMNS, WIDER_COLUMNS = 9, 16
 
 
@@ -169,18 +181,45 @@ def cell_anchor(table: str, row: int, column: int) -> str:
     return f"cells-{table}-{row}-{column}"
 
 
+def notes_html(notes: Sequence[str], name: str, more: Sequence[str] = ()) -> list[str]:
+    """A table's notes as a list (``id`` ``notes-<name>``), their Markdown rendered; ``more``:
+    items already HTML."""
+    if not notes and not more:
+        return []
+    return [f'<ul class="notes" id="notes-{escape(name)}">',
+            *(f"<li>{inline_html(n)}</li>" for n in notes), *(f"<li>{m}</li>" for m in more),
+            "</ul>"]
+
+
+def reading_links(ident: Mapping[str, Any], tables: Mapping[str, MarkdownTable]) -> str:
+    """The leaderboard's note on readings: links to each table's note on its reading, which
+    the leaderboard does not repeat ("" when no table has one)."""
+    links = [f'<a href="#notes-{escape(e["table"])}">{escape(section_title(e["section"]))}: '
+             f'{escape(e["title"])}</a>' for e in ident["tables"]
+             if e["section"] != LEADERBOARD
+             and any(n.startswith(READING_NOTE) for n in tables[e["table"]].notes)]
+    if not links:
+        return ""
+    return (f"{READING_NOTE} each column reads the outputs as its benchmark's tables do; what "
+            "the paper's literal reading gives instead is in their notes: "
+            + "; ".join(links) + ".")
+
+
 def table_html(table: MarkdownTable, links: list[list[list[Source]]] | None = None,
-               name: str = "") -> str:
-    """The table as an HTML ``<table>`` that wraps to the page (no sideways scrolling): header
-    groups span their columns, block titles span the row; then its notes. ``links``: per data
-    row, the cells behind each value (:func:`value_html`; ``name``: the table's, for
-    anchors)."""
+               name: str = "", title: str = "", more: Sequence[str] = ()) -> str:
+    """The table as an HTML ``<table>`` captioned ``title`` (for screen readers: the figure's
+    caption shows it) in a box of the page's width that scrolls sideways when the table is
+    wider (labels never break inside a word): header groups span their columns, block titles
+    span the row; then its notes (and ``more``, HTML). ``links``: per data row, the cells
+    behind each value (:func:`value_html`; ``name``: the table's, for anchors)."""
     width = len(table.header)
     style = [f' style="text-align:{_ALIGN[a]}"' for a in table.align]
     rows = list(table.rows)
     css = (' class="wider"' if width >= WIDER_COLUMNS
            else ' class="wide"' if width >= WIDE_COLUMNS else "")
-    lines = [f"<table{css}>", "<thead>"]
+    label = escape(title or table.title)
+    lines = [f'<div class="scroll" role="region" tabindex="0" aria-label="{label}">',
+             f"<table{css}>", f'<caption class="sr">{label}</caption>', "<thead>"]
     if rows and rows[0].kind == "head":  # header groups: a group row over the column labels
         lines.append("<tr>" + "".join(
             f'<th colspan="{span}" scope="colgroup">{escape(label)}</th>' if span > 1
@@ -211,9 +250,7 @@ def table_html(table: MarkdownTable, links: list[list[list[Source]]] | None = No
                 for j, (c, s, found) in enumerate(zip(row.cells, style, cells, strict=True))
             ) + "</tr>")
             data += 1
-    lines += ["</tbody></table>"]
-    if table.notes:
-        lines += ['<ul class="notes">', *(f"<li>{escape(n)}</li>" for n in table.notes), "</ul>"]
+    lines += ["</tbody></table>", "</div>", *notes_html(table.notes, name, more)]
     return "\n".join(lines)
 
 
@@ -226,7 +263,8 @@ def _header(ident: Mapping[str, Any], code: Mapping[str, Any]) -> list[str]:
         f"<p>Built by clineval {escape(str(code.get('version')))} at git commit "
         f"<code>{escape(commit)}</code>{escape(state)}; report identity "
         f"<code>{escape(code['identity'][:16])}</code>. The identity of each table is listed "
-        'at the <a href="#identities">end</a>.</p>',
+        'at the <a href="#identities">end</a>; the <a href="#key">key</a> says what the '
+        "tables' and pages' words mean.</p>",
     ]
     if ident["smoke_models"]:
         names = ", ".join(ident["smoke_models"])
@@ -297,18 +335,26 @@ def render_page(
     figures: list[Figure],
     code: Mapping[str, Any],
     links: Mapping[str, list[list[list[Source]]]] | None = None,
+    agreement: Sequence[str] = (),
 ) -> str:
     """The whole page: header, the leaderboard first, then per section its tables and figures
     (``ident``: the report identity; ``code``: version, commit, dirty flag and identity sha;
-    ``links``: per table, the cells behind each value of its data rows)."""
+    ``links``: per table, the cells behind each value of its data rows; ``agreement``: the
+    body of the section "Agreement with graders", none without)."""
     sections: dict[str, list[str]] = {}
     combined: list[str] = []
+    readings = reading_links(ident, tables)
     for entry in ident["tables"]:
         body = sections.setdefault(entry["section"], [])
         found = (links or {}).get(entry["table"])
+        shown, more = tables[entry["table"]], []
+        if entry["section"] == LEADERBOARD:  # links to the tables' reading notes instead
+            shown = replace(shown, notes=[n for n in shown.notes
+                                          if not n.startswith(READING_NOTE)])
+            more = [readings] if readings else []
         body += [f'<figure id="table-{escape(entry["table"])}">',
                  _caption(entry["title"], entry["caption"]),
-                 table_html(tables[entry["table"]], found, entry["table"]),
+                 table_html(shown, found, entry["table"], entry["title"], more),
                  *([_pairs(entry["pairs"])] if entry.get("pairs") else []), "</figure>"]
         if found:
             combined += _combined(entry, tables[entry["table"]], found)
@@ -320,7 +366,10 @@ def render_page(
         alt = f'{figure.entry["title"]}. {figure.entry["caption"]}'
         body += [f'<figure id="figure-{escape(figure.name)}">',
                  f'<img src="data:image/png;base64,{data}" alt="{escape(alt)}">', "</figure>"]
-    nav = " ".join(f'<a href="#{escape(s)}">{escape(section_title(s))}</a>' for s in sections)
+    if agreement:
+        sections[AGREEMENT] = list(agreement)
+    nav = " ".join([*(f'<a href="#{escape(s)}">{escape(section_title(s))}</a>' for s in sections),
+                    '<a href="#key">Key</a>'])
     lines = ["<!DOCTYPE html>", '<html lang="en">', "<head>", '<meta charset="utf-8">',
              '<meta name="viewport" content="width=device-width, initial-scale=1">',
              f"<title>clineval report: {escape(str(ident['grid']))}</title>",
@@ -333,6 +382,7 @@ def render_page(
         lines += ['<section id="cells">', "<h2>Values of several cells</h2>",
                   "<p>The cells each value comes from, with their examples.</p>", "<ul>",
                   *combined, "</ul>", "</section>"]
+    lines += ['<section id="key">', key_html(2), "</section>"]
     lines += ["</main>", '<footer id="identities">', "<h2>Identities</h2>",
               "<p>Each table was built for this identity (sha256 of every setting and upstream "
               "file it depends on; <code>results/identity/tables/</code>).</p>", "<ul>",

@@ -8,7 +8,7 @@ nothing.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -16,8 +16,10 @@ from clineval import __version__
 from clineval.io import DataError, read_identity, read_json, write_text
 from clineval.provenance.manifest import git_state
 from clineval.provenance.record import make_record, write_record
+from clineval.report import agreement
+from clineval.report.grades import read_all
 from clineval.report.markdown import MarkdownTable, parse_table
-from clineval.report.page import Figure, Source, render_page
+from clineval.report.page import EXAMPLES, Figure, Source, render_page
 
 
 def read_links(path: Path, table: MarkdownTable) -> list[list[list[Source]]]:
@@ -41,10 +43,13 @@ def read_links(path: Path, table: MarkdownTable) -> list[list[list[Source]]]:
 def report_text(
     ident: Mapping[str, Any], tables: Mapping[str, Path], figures: Mapping[str, Path],
     cells: Mapping[str, Path], code: Mapping[str, Any], where: Path,
+    grades: Sequence[Path] = (), graded: Sequence[agreement.CellFiles] = (),
 ) -> str:
     """The page for the report identity ``ident`` from each table's Markdown and ``cells``
-    (the cells behind its values, by table) and each figure's PNG (by name); ``where`` (the
-    identity file) names a missing or extra file in errors."""
+    (the cells behind its values, by table) and each figure's PNG (by name), and, with
+    ``grades`` (graders' files), the scorer's agreement with them on the ``graded`` cells
+    (:mod:`clineval.report.agreement`); ``where`` (the identity file) names a missing or extra
+    file in errors."""
     wanted = {e["table"] for e in ident["tables"]}
     if set(tables) != wanted or set(cells) != wanted or set(figures) != set(ident["figures"]):
         raise DataError(where, None, "tables", f"the step got tables {sorted(tables)}, their "
@@ -55,19 +60,27 @@ def report_text(
     links = {name: read_links(path, parsed[name]) for name, path in cells.items()}
     shown = [Figure(name, ident["figures"][name], figures[name].read_bytes())
              for name in sorted(figures)]
-    return render_page(ident, parsed, shown, code, links)
+    agreed = []
+    if grades:
+        named = read_all(grades)
+        cells_now = {c.cell: agreement.cell_now(c) for c in graded
+                     if c.cell in {g.cell for g in named}}
+        agreed = agreement.html(agreement.compare(named, cells_now), EXAMPLES)
+    return render_page(ident, parsed, shown, code, links, agreed)
 
 
 def report(
     identity: Path, tables: Mapping[str, Path], figures: Mapping[str, Path],
     cells: Mapping[str, Path], out: Path, record_out: Path,
+    grades: Sequence[Path] = (), graded: Sequence[agreement.CellFiles] = (),
 ) -> None:
     """Write the report page and its provenance record."""
     sha, ident = read_identity(identity)
     code = {"version": __version__, **git_state(), "identity": sha}
-    write_text(out, report_text(ident, tables, figures, cells, code, identity))
+    write_text(out, report_text(ident, tables, figures, cells, code, identity, grades, graded))
     inputs = {f"table:{n}": p for n, p in tables.items()} | {
         f"figure:{n}": p for n, p in figures.items()} | {
-        f"cells:{n}": p for n, p in cells.items()}
+        f"cells:{n}": p for n, p in cells.items()} | {
+        f"grades:{i}": p for i, p in enumerate(grades)}
     write_record(record_out, make_record("report", "index", sha, inputs, {"html": out},
                                          ident["credentialed"], code=code))

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable
+from collections import Counter
+from collections.abc import Iterable, Mapping
 
 
 def fmt(value: float | None, decimals: int) -> str:
@@ -32,11 +33,50 @@ def smoke_note(names: Iterable[str]) -> str:
 SLICE_MARK = " ‡"
 
 
-def slice_note(names: Iterable[str]) -> str:
-    """The footnote for the table's models that ran on a slice of each task (grid.slices)."""
-    return _footnote("‡ on a slice", names,
+def slice_note(sizes: Mapping[str, str]) -> str:
+    """The footnote for the table's models that ran on a slice of each task (grid.slices):
+    ``sizes`` gives each one's examples scored (:func:`sizes_text`)."""
+    return _footnote("‡ on a slice", sizes,
                      "a fixed subset of each task's examples (grid.slices), so its numbers "
-                     "cover fewer examples than the other rows' (n in the table's statistics).")
+                     "cover fewer examples than the other rows', which score every example of "
+                     "each task: " + "; ".join(f"{name} scored {text}"
+                                               for name, text in sizes.items()) + ".")
+
+
+def _counted(n: int, unit: str) -> str:
+    """``n`` with its unit, singular for 1 ("1 admission", "6 admissions")."""
+    return f"{n} {unit[:-1] if n == 1 and unit.endswith('s') else unit}"
+
+
+def sizes_text(sizes: Mapping[str, Iterable[int]], unit: str, part: str) -> str:
+    """The examples scored per ``part`` (a task, a mode) in plain words: "6 admissions per
+    task" where every part has one n, else the most common n with the others named
+    ("2 rows per mode (cot 3)"); a part scored with several n (several modes) shows them all."""
+    shown = {name: "/".join(map(str, sorted(set(ns)))) for name, ns in sizes.items()}
+    if not shown:
+        return f"no {unit}"
+    common, _ = Counter(shown.values()).most_common(1)[0]
+    if "/" in common:
+        return ", ".join(f"{name} {n}" for name, n in shown.items()) + f" {unit}"
+    others = [f"{name} {n}" for name, n in shown.items() if n != common]
+    head = f"{_counted(int(common), unit)} per {part}" if len(shown) > 1 else _counted(
+        int(common), unit)
+    return head + (f" ({', '.join(others)})" if others else "")
+
+
+def sample_sizes(cells: Iterable[tuple[str, str, int]], unit: str, part: str) -> str:
+    """The examples scored by the table's models, from (model, part, n) of each cell: one
+    :func:`sizes_text` where every model scored the same, else one per group of models that
+    did ("6 admissions per task (Oracle, Frequency); 1 admission per task (SmolLM2 ‡)")."""
+    by_model: dict[str, dict[str, list[int]]] = {}
+    for model, name, n in cells:
+        by_model.setdefault(model, {}).setdefault(name, []).append(n)
+    groups: dict[str, list[str]] = {}
+    for model, sizes in by_model.items():
+        groups.setdefault(sizes_text(sizes, unit, part), []).append(model)
+    if len(groups) <= 1:
+        return next(iter(groups), f"no {unit}")
+    return "; ".join(f"{text} ({', '.join(models)})" for text, models in groups.items())
 
 
 #: Appended to the name of a model whose outputs were read from a file; :func:`recorded_note`.
@@ -54,15 +94,19 @@ def recorded_note(files: Iterable[tuple[str, str, str]]) -> str:
                      "workflow; only their scoring is clineval's.")
 
 
+#: How the note on a table's reading begins (:func:`reading_note`).
+READING_NOTE = "Reading:"
+
+
 def reading_note(literal: str | None, differences: Iterable[tuple[str, str, float, float]]
                  ) -> str | None:
     """The note on which reading the table shows (docs/scoring.md, Two readings): copied prompt
     text earns nothing here; ``literal`` says what the paper's literal reading credits
     instead (None: the benchmark has no other reading). ``differences``: (the row's model and
-    mode, metric, value here, value under the literal reading) where the two differ."""
+    mode, metric's label, value here, value under the literal reading) where the two differ."""
     if literal is None:
         return None
-    note = ("Reading: text copied from the prompt earns nothing (docs/scoring.md, Copied "
+    note = (f"{READING_NOTE} text copied from the prompt earns nothing (docs/scoring.md, Copied "
             f"text). The paper's literal reading credits {literal}")
     found = [f"{row} {metric} {literal_value:.4g} (here {value:.4g})"
              for row, metric, value, literal_value in differences]

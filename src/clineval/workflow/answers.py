@@ -3,15 +3,18 @@
 For each finished cell: the examples scored, the share of prompts cut to fit the context (the
 requests' ``truncation``), the share of outputs stopped by ``max_tokens`` (``finish_reason:
 length``), the share ended in a repetition loop (``finish_reason: loop``, the transformers
-backend's ``sampling.stop_loop``) and the share of answers the scorer could read (the
-benchmark's ``answered``: parsed, or qualified; "–" where every output is its answer, as a
-summary is, and where only some outputs are no answer, as a summary replaying an exemplar's,
-the others count as answered). A real model's numbers are read with these beside them: an
-accuracy of 0 with 0% answered is a format failure, not a knowledge failure. The copy
-columns give the share of outputs that copy their prompt (each row's ``copied``,
-:mod:`clineval.metrics.copying`): the example's own text (``input``: the note, the record,
-the sentence), an exemplar or its answer, or the instruction with its format example; "–" for
-scores written before rows recorded it.
+backend's ``sampling.stop_loop``), both "not known" where no output has a known finish reason
+(recorded outputs: ``finish_reason: recorded``), and the share of answers the scorer could read
+under the reading the next column names (the benchmark's ``answered`` and
+``answered_reading``: MedCalc-Bench's official extraction, the careful reading elsewhere; the
+explorer's verdict of that reading is ``unanswered`` for exactly the others). "–" where every
+output is its answer, as a summary is; where only some outputs are no answer, as a summary
+replaying an exemplar's, the others count as answered. A real model's numbers are read with
+these beside them: an accuracy of 0 with 0% answered is a format failure, not a knowledge
+failure. The copy columns give the share of outputs that copy their prompt (each row's
+``copied``, :mod:`clineval.metrics.copying`; words restating the question are no copy): the
+example's own text (``input``: the note, the record, the sentence), an exemplar or its answer,
+or the instruction with its format example; "–" for scores written before rows recorded it.
 """
 
 from __future__ import annotations
@@ -21,10 +24,14 @@ from pathlib import Path
 
 from clineval.benchmarks import get_benchmark
 from clineval.benchmarks.base import scored_rows
+from clineval.inference.base import UNKNOWN_FINISH
 from clineval.io import DataError, read_jsonl
 from clineval.metrics.copying import KINDS
 from clineval.provenance.record import read_record
 from clineval.workflow.layout import Cell, Plan
+
+#: What a share shows where its figure is not known (never 0).
+NOT_KNOWN = "not known"
 
 
 @dataclass(frozen=True)
@@ -32,16 +39,27 @@ class CellAnswers:
     cell: str
     n: int
     cut: float
-    at_max_tokens: float
+    #: None: no output's finish reason is known
+    at_max_tokens: float | None
     answered: float | None
-    #: ended by ``sampling.stop_loop`` in a repetition loop (not at ``max_tokens``)
-    looped: float = 0.0
+    #: ended by ``sampling.stop_loop`` in a repetition loop (not at ``max_tokens``); None: not
+    #: known
+    looped: float | None = 0.0
     #: per kind of copied text (:data:`~clineval.metrics.copying.KINDS`), the share of outputs
     copied: dict[str, float] | None = None
+    #: the reading ``answered`` follows (the benchmark's ``answered_reading``)
+    reading: str = "careful"
 
 
 def _share(flags: list[bool]) -> float:
     return 100.0 * sum(flags) / len(flags) if flags else 0.0
+
+
+def finish_share(reasons: list[str | None], reason: str) -> float | None:
+    """The share of outputs that ended for ``reason`` among those whose finish reason is
+    known; None where none is."""
+    known = [r for r in reasons if r not in UNKNOWN_FINISH]
+    return _share([r == reason for r in known]) if known else None
 
 
 def cell_answers(plan: Plan, cell: Cell) -> CellAnswers | None:
@@ -61,14 +79,16 @@ def cell_answers(plan: Plan, cell: Cell) -> CellAnswers | None:
     if rows and all("copied" in row for row in rows):
         kinds = [(row["copied"] or {}).get("kind") for row in rows]
         copied = {kind: _share([k == kind for k in kinds]) for kind in KINDS}
+    reasons = [g.get("finish_reason") for g in generations]
     return CellAnswers(
         cell=cell.path,
         n=len(rows),
         cut=_share([bool(r.get("truncation")) for r in requests]),
-        at_max_tokens=_share([g.get("finish_reason") == "length" for g in generations]),
+        at_max_tokens=finish_share(reasons, "length"),
         answered=_share([a is not False for a in answered]) if known else None,
-        looped=_share([g.get("finish_reason") == "loop" for g in generations]),
+        looped=finish_share(reasons, "loop"),
         copied=copied,
+        reading=bench.answered_reading,
     )
 
 
@@ -91,16 +111,21 @@ def built_for_plan(plan: Plan, cell: Cell) -> bool:
 COPY_COLUMNS = ("input", "exemplar", "instruction")
 
 
+def _percent(value: float | None) -> str:
+    return NOT_KNOWN if value is None else f"{value:.0f}"
+
+
 def markdown(results: list[CellAnswers]) -> str:
     heads = "".join(f" copies {kind} (%) |" for kind in COPY_COLUMNS)
-    lines = [f"| cell | n | cut to fit (%) | at max_tokens (%) | looped (%) | answered (%) |"
-             f"{heads}", "|:---|---:|---:|---:|---:|---:|" + "---:|" * len(COPY_COLUMNS)]
+    lines = [f"| cell | n | cut to fit (%) | at max_tokens (%) | looped (%) | answered (%) | "
+             f"answered under |{heads}",
+             "|:---|---:|---:|---:|---:|---:|:---|" + "---:|" * len(COPY_COLUMNS)]
     for r in results:
         answered = "–" if r.answered is None else f"{r.answered:.0f}"
         copies = "".join(" – |" if r.copied is None else f" {r.copied[kind]:.0f} |"
                          for kind in COPY_COLUMNS)
-        lines.append(f"| {r.cell} | {r.n} | {r.cut:.0f} | {r.at_max_tokens:.0f} | "
-                     f"{r.looped:.0f} | {answered} |{copies}")
+        lines.append(f"| {r.cell} | {r.n} | {r.cut:.0f} | {_percent(r.at_max_tokens)} | "
+                     f"{_percent(r.looped)} | {answered} | {r.reading} reading |{copies}")
     return "\n".join(lines) + "\n"
 
 

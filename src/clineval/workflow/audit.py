@@ -272,6 +272,7 @@ def audit_report(plan: Plan) -> TableAudit:
     figure PNG it read still has its recorded hash, and rendering again from them (with the
     recorded code state) gives the page byte for byte."""
     from clineval.report.step import report_text
+    from clineval.workflow.agreement import report_grades
 
     result = TableAudit("report", cells=len(plan.tables), kind="report")
     hashes = FileHashes(plan.file_hashes)
@@ -289,8 +290,9 @@ def audit_report(plan: Plan) -> TableAudit:
         links = plan.report_links()
         for name, file in links.items():
             _expect(record, "inputs", f"cells:{name}", file, "report ← tables' cells")
+        grades, graded = report_grades(plan)
         text = report_text(as_stored(ident["identity"]), tables, figures, links, record["code"],
-                           path)
+                           path, grades, graded)
         if plan.report_file().read_text(encoding="utf-8") != text:
             raise BrokenLink(f"re-rendered report: {plan.report_file()} differs from the page "
                              "built from the recorded tables and figures")

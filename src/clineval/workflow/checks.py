@@ -58,17 +58,15 @@ def no_work(plan: Plan) -> str | None:
 
 def table_warnings(plan: Plan) -> list[str]:
     """Warnings of the benchmarks about tables whose columns their data cannot fill (e.g.
-    MedEval's Misc. group on an all-chest source); a benchmark offers them through an optional
-    ``table_warnings(name, spec, tasks)``."""
+    MedEval's Misc. group on an all-chest source): each benchmark's ``table_warnings(name,
+    spec, tasks)``."""
     found = []
     for name in plan.tables:
         spec = plan.cfg["tables"][name]
         tasks = {t: plan.cfg["tasks"][t] for t in table_tasks(spec) if t in plan.cfg["tasks"]}
         for bench in sorted({task["benchmark"] for task in tasks.values()}):
-            hook = getattr(get_benchmark(bench), "table_warnings", None)
-            if hook is not None:
-                found += hook(name, spec, {t: s for t, s in tasks.items()
-                                           if s["benchmark"] == bench})
+            found += get_benchmark(bench).table_warnings(
+                name, spec, {t: s for t, s in tasks.items() if s["benchmark"] == bench})
     return found
 
 

@@ -84,7 +84,7 @@ def benchmark_code(name: str, part: str | None = None) -> Fingerprint:
     they import, transitively; a package outside clineval, its own top-level package's too."""
     package = _benchmark_package(name)
     top = package.partition(".")[0]
-    declared = dict(getattr(get_benchmark(name), "code_modules", None) or {})
+    declared = dict(get_benchmark(name).code_modules)
     other = sorted(set(declared) - set(PARTS))
     if other:
         raise ConfigError(f"benchmark {name}: code_modules has {', '.join(other)}; its keys are "

@@ -52,7 +52,7 @@ REPORT_ONLY = ("caption",)
 #: Version of the figure drawing code (clineval.figures): bump when it draws differently.
 FIGURES_VERSION = "1"
 #: Bump when src/clineval/report/page.py lays the page out anew: the report is rendered again.
-REPORT_PAGE_VERSION = "3"  # 3: values link to their examples
+REPORT_PAGE_VERSION = "4"  # 4: the key, rendered notes, captions, scroll boxes
 
 
 def _request_settings(task: dict[str, Any]) -> dict[str, Any]:
@@ -410,7 +410,7 @@ def compute_identities(plan: Plan) -> None:
                 **({"judges": judges[cell.task]} if judges[cell.task] else {}),
                 # only where the benchmark's scoring reads the mode (e.g. which answer format
                 # its prompt asked for), so that other benchmarks keep their identities
-                **({"mode": mode} if getattr(bench, "scoring_reads_mode", False) else {}),
+                **({"mode": mode} if bench.scoring_reads_mode else {}),
                 **_slice(cfg, cell),
                 **({"data_access": sent} if sent else {}),
             }, cfg
@@ -461,6 +461,7 @@ def compute_identities(plan: Plan) -> None:
             "spec": cfg["figures"][name],
             "tables": {t: ids[f"tables/{t}"]["sha"] for t in shown},
             "models": {m: {k: cfg["models"][m].get(k) for k in ("display_name", "smoke")}
+                       | _sliced_model(cfg, m, tasks)
                        | _shown_recorded(recorded, m, [c.task for t in shown
                                                        for c in plan.tables[t] if c.model == m])
                        for m in used},
@@ -514,7 +515,18 @@ def _report_identity(plan: Plan) -> dict[str, Any]:
                      "credentialed": ids["report/examples"]["identity"]["credentialed"]},
         # only with recorded outputs, so that other reports keep their identities
         **({"recorded_models": recorded} if recorded else {}),
+        # only with graders' files (report.grades), likewise
+        **({"grades": grades} if (grades := _grades(plan)) else {}),
     }
+
+
+def _grades(plan: Plan) -> list[dict[str, str]]:
+    """Path and sha256 of each graders' file ``report.grades`` names (a missing one names the
+    setting)."""
+    assert plan.file_hashes is not None
+    return [{"path": portable(Path(path)),
+             "sha256": plan.file_hashes.sha256(Path(path), f"report.grades[{i}]")}
+            for i, path in enumerate((plan.cfg.get("report") or {}).get("grades") or [])]
 
 
 def _compared(plan: Plan, table: str, a: Cell, b: Cell) -> bool:
@@ -606,8 +618,7 @@ def _export_identity(plan: Plan, model: str, task: str, settings: dict[str, Any]
                   "remote": backend.remote},
         "sampling": spec.get("sampling"),
         "benchmark_title": title(task_spec["benchmark"]),
-        "lower_is_better": list(getattr(get_benchmark(task_spec["benchmark"]),
-                                        "lower_is_better", ())),
+        "lower_is_better": list(get_benchmark(task_spec["benchmark"]).lower_is_better),
         "task": {k: task_spec.get(k) for k in ("benchmark", "display_name", "version", "data",
                                                 "scoring", "access")},
         "data": {"identity": data["sha"],

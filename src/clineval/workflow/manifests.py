@@ -57,6 +57,9 @@ FIELDS: dict[str, dict[str, Any]] = {
     "figure": {"identity": "path", "tables": ["path"],
                "outputs": dict.fromkeys(FIGURE_FILES, "path"), "record": "path"},
     "report": {"identity": "path", "tables": "named", "figures": "named", "cells": "named",
+               "grades": ["path"], "graded": [{"cell": "text", "identity": "path",
+                                               "examples": "path", "generations": "path",
+                                               "rows": "path"}],
                "out": "path", "record": "path"},
     "examples": {"identity": "path", "cells": [{
         "cell": "text", "identity": "path", "examples": "path", "requests": "path",
@@ -229,12 +232,20 @@ def figure(plan: Plan, name: str) -> dict[str, Any]:
 
 def report(plan: Plan) -> dict[str, Any]:
     """The report's job: each table's Markdown and cells behind its values and each figure's
-    PNG -> the HTML page."""
+    PNG (and, with ``report.grades``, the graders' files and the report's cells) -> the HTML
+    page."""
+    from clineval.workflow.agreement import report_grades
+
     tables, figures = plan.report_sources()
+    grades, graded = report_grades(plan)
     return {"step": "report", "identity": str(plan.identity_file("report", "index")),
             "tables": {name: str(path) for name, path in tables.items()},
             "figures": {name: str(path) for name, path in figures.items()},
             "cells": {name: str(path) for name, path in plan.report_links().items()},
+            "grades": [str(p) for p in grades],
+            "graded": [{"cell": c.cell, "identity": str(c.identity), "examples": str(c.examples),
+                        "generations": str(c.generations), "rows": str(c.rows)}
+                       for c in graded],
             "out": str(plan.report_file()), "record": str(plan.record_file("report", "index"))}
 
 

@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from clineval.benchmarks import get_benchmark
+from clineval.benchmarks.base.headline import find
 from clineval.config import slices
 from clineval.io import (
     DataError,
@@ -37,6 +38,7 @@ from clineval.tables.format import (
     SLICE_MARK,
     reading_note,
     recorded_note,
+    sizes_text,
     slice_note,
 )
 from clineval.tables.leaderboard import LAYOUT as LEADERBOARD
@@ -145,7 +147,8 @@ def mark_copies(bench: Any, examples: list[dict[str, Any]],
                 generations: list[dict[str, Any]], rows: list[dict[str, Any]]) -> None:
     """Set each row's ``copied``: the text of the prompt its output copies
     (:func:`clineval.metrics.copying.find_copy` over the texts of the example the prompt shows,
-    the benchmark's ``prompt_inputs``), or None. A row whose benchmark already decided it keeps
+    the benchmark's ``prompt_inputs``; the question it ``restated_texts`` is no copy), or
+    None. A row whose benchmark already decided it keeps
     the benchmark's finding."""
     from clineval.metrics import copying
 
@@ -156,8 +159,10 @@ def mark_copies(bench: Any, examples: list[dict[str, Any]],
         if "copied" in row or generation is None or "messages" not in generation:
             continue
         prompt = copying.Prompt.of(generation["messages"])
-        inputs = bench.prompt_inputs(by_id.get(row["id"], {}), prompt.user)
-        found = copying.find_copy(generation["output"], prompt, inputs)
+        example = by_id.get(row["id"], {})
+        found = copying.find_copy(generation["output"], prompt,
+                                  bench.prompt_inputs(example, prompt.user),
+                                  restated=bench.restated_texts(example))
         row["copied"] = found.as_dict() if found else None
 
 
@@ -264,11 +269,22 @@ def rows_path(summary: Path) -> Path:
     return summary.with_suffix(".jsonl")
 
 
+def metric_label(bench: Any, metric: str) -> str:
+    """A headline metric as the tables name it: its declared label, after the part a leading
+    ``*.`` of its declaration stands for (``chest accuracy``); the name where none is declared."""
+    found = find(bench.metrics, metric)
+    if found is None:
+        return metric
+    if found.name.startswith("*."):
+        return f"{metric[:len(metric) - len(found.name) + 1]} {found.label}"
+    return found.label
+
+
 def literal_differences(bench: Any, cells: list[dict[str, Any]], tasks: dict[str, Any]
                         ) -> list[tuple[str, str, float, float]]:
     """Where a cell's headline under the paper's literal reading (its summary's ``literal``)
-    differs from the one shown: (model, task where the table shows several, and mode; metric,
-    shown value, literal value)."""
+    differs from the one shown: (model, task where the table shows several, and mode; the
+    metric's label, shown value, literal value)."""
     several = len({cell["task"] for cell in cells}) > 1
     found = []
     for cell in cells:
@@ -279,9 +295,22 @@ def literal_differences(bench: Any, cells: list[dict[str, Any]], tasks: dict[str
         shown, other = bench.headline(cell["summary"]), bench.headline(literal)
         for metric, value in sorted(shown.items()):
             if value is not None and other.get(metric) is not None and other[metric] != value:
-                found.append((f"{cell['display_name']}{task} {cell['mode']}", metric, float(value),
-                              float(other[metric])))
+                found.append((f"{cell['display_name']}{task} {cell['mode']}",
+                              metric_label(bench, metric), float(value), float(other[metric])))
     return found
+
+
+def _slice_sizes(cells: list[dict[str, Any]], tasks: dict[str, Any], model: str) -> str:
+    """The examples a sliced model's cells of a table scored (:func:`sizes_text`): per mode
+    where the table shows one task, else per task."""
+    own = [cell for cell in cells if cell["model"] == model]
+    part = "mode" if len({cell["task"] for cell in own}) == 1 else "task"
+    found: dict[str, list[int]] = {}
+    for cell in own:
+        name = cell["mode"] if part == "mode" else (tasks[cell["task"]].get("display_name")
+                                                    or cell["task"])
+        found.setdefault(name, []).append(cell["summary"]["n"])
+    return sizes_text(found, "examples", part)
 
 
 def table_texts(
@@ -332,7 +361,8 @@ def table_texts(
         built = build_leaderboard(spec, cells, metrics, benchmarks, draws, boot.level)
     else:
         built = get_benchmark(next(iter(benchmarks.values()))).table(spec, cells, tasks)
-    sliced = [m["display_name"] for _, m in sorted(ident["models"].items()) if m.get("sliced")]
+    sliced = {m["display_name"]: _slice_sizes(cells, tasks, name)
+              for name, m in sorted(ident["models"].items()) if m.get("sliced")}
     if sliced:
         built.notes.append(slice_note(sliced))
     recorded = [(m["display_name"], f["file"], f["sha256"])  # a file per task: a list of them

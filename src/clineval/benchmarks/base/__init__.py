@@ -9,7 +9,7 @@ enforces it (``tests/platform/test_sdk_imports.py``). See docs/sdk.md.
 from __future__ import annotations
 
 import argparse
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
@@ -22,7 +22,7 @@ from clineval.metrics.bootstrap import Replicates, replicates_of
 from clineval.provenance.hashing import sha256_obj
 
 if TYPE_CHECKING:
-    from clineval.benchmarks.base.headline import Metric
+    from clineval.benchmarks.base.headline import LeaderboardColumn, Metric
     from clineval.benchmarks.base.reading import Reading
 
 
@@ -100,24 +100,18 @@ class DerivedInput:
 
 
 def derived_scoring_inputs(bench: Benchmark, task: Record) -> dict[str, DerivedInput]:
-    """The files the benchmark derives from the task's scoring inputs, by role: its optional
-    members ``derived_scoring_inputs(task)`` and ``derive_scoring_input(role, settings, inputs,
-    out)`` (writes ``out`` from the scoring input files, returns what its record keeps); none
-    for a benchmark without them."""
-    declared = getattr(bench, "derived_scoring_inputs", None)
-    return dict(declared(task)) if declared is not None else {}
+    """The files the benchmark derives from the task's scoring inputs, by role
+    (:meth:`Benchmark.derived_scoring_inputs`; :class:`.standard.StandardBenchmark`'s: none)."""
+    return dict(bench.derived_scoring_inputs(task))
 
 
 def source_tiers(bench: Benchmark, task: Record, sources: dict[str, Path]) -> dict[str, str]:
     """The least data-access tier of each of the task's official ``sources`` (by role, as
     ``source_files`` gave them; :data:`.sources.TIERS`): the tier the file's licence puts it
-    in, whatever the task's ``access`` says (MIMIC's files are ``credentialed``). The
-    benchmark's optional member ``source_tiers(task, sources)`` declares it
-    (:class:`.standard.StandardBenchmark`'s: each ``OfficialFile.tier``); a benchmark without
-    it reads public files."""
-    declared = getattr(bench, "source_tiers", None)
-    return dict(declared(task, sources)) if declared is not None else dict.fromkeys(
-        sources, "public")
+    in, whatever the task's ``access`` says (MIMIC's files are ``credentialed``), as
+    :meth:`Benchmark.source_tiers` declares it (:class:`.standard.StandardBenchmark`'s: each
+    ``OfficialFile.tier``, public for a demo file)."""
+    return dict(bench.source_tiers(task, sources))
 
 
 class Benchmark(Protocol):
@@ -136,6 +130,19 @@ class Benchmark(Protocol):
     metrics: tuple[Metric, ...]
     #: The names or patterns of the metrics where lower is better (from ``metrics``).
     lower_is_better: tuple[str, ...]
+    #: The benchmark's leaderboard column (:class:`.headline.LeaderboardColumn`); None: none.
+    leaderboard: LeaderboardColumn | None
+    #: What the paper's literal reading credits that this benchmark's reading does not (a
+    #: table's reading note); None where the two readings never differ.
+    literal_reading: str | None
+    #: The modules of the package whose code each version covers (``{"data": (...),
+    #: "scoring": (...)}``); a part not named: the whole package.
+    code_modules: Mapping[str, tuple[str, ...]]
+    #: Whether scoring reads the mode (a score identity then holds the mode).
+    scoring_reads_mode: bool
+    #: The reading :meth:`answered` follows, as ``clineval answers`` names it: ``careful``
+    #: (the project's) or ``official`` (MedCalc-Bench's official extraction).
+    answered_reading: str
 
     def source_files(self, task: Record, data_root: Path, task_name: str) -> dict[str, Path]:
         """Files the derive step reads: the official files, or the demo files to generate.
@@ -143,6 +150,10 @@ class Benchmark(Protocol):
         Raise ``FileNotFoundError`` (its message: which file, where to get it, which setting)
         when an official file is missing: the plan then skips the task and runs the rest.
         """
+
+    def source_tiers(self, task: Record, sources: Mapping[str, Path]) -> dict[str, str]:
+        """The least data-access tier of each of the task's ``sources``, by role
+        (:func:`source_tiers`)."""
 
     def write_demo(self, task: Record, sources: dict[str, Path]) -> None:
         """Generate the synthetic demo sources in the official formats."""
@@ -166,6 +177,10 @@ class Benchmark(Protocol):
         it; the others accept and ignore it.
         """
 
+    def style(self, mode: Record) -> str:
+        """The answer style of ``mode`` (``reasoning`` or ``direct``): which templates render
+        it and which answer budget its cells get."""
+
     def input_fields(self, example: Record) -> dict[str, str]:
         """The example's input texts that context truncation may shorten (never instructions)."""
 
@@ -175,6 +190,10 @@ class Benchmark(Protocol):
     def prompt_inputs(self, example: Record, user: str) -> list[str]:
         """The example's own texts as the final user message ``user`` shows them; the rest of
         the prompt is instruction or exemplars (:mod:`clineval.metrics.copying`)."""
+
+    def restated_texts(self, example: Record) -> list[str]:
+        """The example's question as an answer may restate it ("The patient's anion gap ...
+        is 1."): words that repeat it are no copy (:func:`clineval.metrics.copying.find_copy`)."""
 
     def baseline(self, name: str, task: Record, examples: list[Record]) -> Callable[[Record], str]:
         """A non-model baseline over the task's ``examples``: example -> raw output text."""
@@ -188,6 +207,15 @@ class Benchmark(Protocol):
         recorded in the score records that ``clineval audit`` checks. Heavy resources load
         once per scoring job (one process scores all of a model's cells of the benchmark).
         """
+
+    def derived_scoring_inputs(self, task: Record) -> dict[str, DerivedInput]:
+        """Files the workflow builds once from the task's scoring inputs before any scoring
+        job reads them, by role (CliBench: its titles' embeddings); none for most."""
+
+    def derive_scoring_input(self, role: str, settings: Record, inputs: dict[str, Path],
+                             out: Path) -> Record:
+        """Write ``out``, the derived scoring input ``role`` (its ``settings``: the
+        :class:`DerivedInput`'s), from the scoring input files; return what its record keeps."""
 
     def score(
         self, task: Record, examples: list[Record], generations: list[Record]
@@ -203,7 +231,9 @@ class Benchmark(Protocol):
 
     def answered(self, row: Record) -> bool | None:
         """Whether the model's output gave an answer the scorer could read (parsed, or
-        qualified); None where every output counts as its answer (a summary)."""
+        qualified) under :attr:`answered_reading`; None where every output counts as its
+        answer (a summary). False exactly where the explorer's verdict of that reading (the
+        first judgement of :meth:`reading`) is ``unanswered``."""
 
     def reading(self, row: Record, example: Record) -> Reading:
         """How the scorer read one output, for people (the report's per-example explorer,
@@ -250,6 +280,11 @@ class Benchmark(Protocol):
         score ``rows`` when the spec sets ``rows: true`` (paired statistics); ``tasks`` maps
         the table's task names to their settings. A block's ``sources`` name the cells behind
         each value (``clineval.tables.render.source``): the report links values to them."""
+
+    def table_warnings(self, name: str, spec: Record, tasks: dict[str, Record]) -> list[str]:
+        """Warnings about the table ``name`` whose columns the data of ``tasks`` (this
+        benchmark's tasks of the table) cannot fill (MedEval's Misc. group on an all-chest
+        source); logged before any job runs."""
 
     def add_score_arguments(self, parser: argparse.ArgumentParser) -> None:
         """The options of ``clineval score <name>`` (score outputs produced anywhere)."""

@@ -31,7 +31,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import ClassVar
 
-from clineval.benchmarks.base import DeclaredAggregates, headline, literal_rows, request_record
+from clineval.benchmarks.base import (
+    DeclaredAggregates,
+    DerivedInput,
+    headline,
+    literal_rows,
+    request_record,
+)
 from clineval.benchmarks.base import external as external_scoring
 from clineval.benchmarks.base.exemplars import exemplar_count, hold_out, shown_exemplars
 from clineval.benchmarks.base.headline import LeaderboardColumn, Metric
@@ -69,6 +75,8 @@ class StandardBenchmark(DeclaredAggregates):
     data_version = "1"
     scoring_version = "1"
     baselines: tuple[str, ...] = ()
+    #: The reading :meth:`answered` follows (``clineval answers`` names it).
+    answered_reading = "careful"
     #: Source files by role: their names under ``data/demo/<task>/``.
     demo_files: ClassVar[Mapping[str, str]] = {}
     #: Source files by role: the official file each role reads.
@@ -91,6 +99,9 @@ class StandardBenchmark(DeclaredAggregates):
     #: named, the whole package. The code fingerprints follow the shared modules they import
     #: (docs/workflow.md, Versions and code fingerprints).
     code_modules: ClassVar[Mapping[str, tuple[str, ...]]] = {}
+    #: Whether scoring reads the mode (which answer format its prompt asked for): only then
+    #: does a score identity hold the mode.
+    scoring_reads_mode = False
 
     @property
     def metric_labels(self) -> dict[str, str]:
@@ -223,6 +234,10 @@ class StandardBenchmark(DeclaredAggregates):
         (:func:`clineval.metrics.copying.shown_inputs`)."""
         return copying.shown_inputs(example, user)
 
+    def restated_texts(self, example: Record) -> list[str]:
+        """None by default: every word an output shares with the prompt may be a copy."""
+        return []
+
     # --- scoring ------------------------------------------------------------------------
 
     def baseline(self, name: str, task: Record, examples: list[Record]) -> Callable[[Record], str]:
@@ -231,6 +246,14 @@ class StandardBenchmark(DeclaredAggregates):
 
     def scoring_inputs(self, task: Record, task_name: str, data_root: Path) -> dict[str, Path]:
         return {}
+
+    def derived_scoring_inputs(self, task: Record) -> dict[str, DerivedInput]:
+        """None: scoring reads its inputs as they are."""
+        return {}
+
+    def derive_scoring_input(self, role: str, settings: Record, inputs: dict[str, Path],
+                             out: Path) -> Record:
+        raise NotImplementedError(f"{self.name} derives no scoring input ({role})")
 
     def score_row(self, task: Record, example: Record, output: str) -> Record:
         """One example's score row (its ``id``, and ``answered`` where it applies)."""
@@ -305,6 +328,10 @@ class StandardBenchmark(DeclaredAggregates):
         return by_mode.build_table(spec, cells, self.headline, shown,
                                    [self.data_note(task), *spec.get("context_notes", [])],
                                    task["display_name"])
+
+    def table_warnings(self, name: str, spec: Record, tasks: dict[str, Record]) -> list[str]:
+        """None: every column of the benchmark's tables can be filled."""
+        return []
 
     # --- clineval score <name> ----------------------------------------------------------
 

@@ -24,6 +24,7 @@ from clineval.benchmarks.clibench.reading import reading as row_reading
 from clineval.errors import ConfigError
 from clineval.io import Record
 from clineval.metrics import aggregate
+from clineval.tables.format import sample_sizes
 
 NAME = "CliBench"
 MIMIC_WHERE = "PhysioNet (MIMIC-IV 2.2 and MIMIC-IV-Note 2.2; credentialed access)"
@@ -94,15 +95,9 @@ def _official(task: Record, task_name: str, kind: str) -> dict[str, Path]:
 
 class CliBenchBenchmark(StandardBenchmark):
     name = "clibench"
+    # The versions, with what changed and why: docs/clibench.md, "Versions".
     data_version = "1"
-    # 2: embeddings per text in float64 on one thread; 3: explicit codes checked against the
-    # ontology in either case, shared titles, coarse codes, "Final answer:" only where asked;
-    # 4: items that copy the prompt are no decisions, a similarity floor, the literal reading;
-    # 5: an answer copies the exemplar's answer also when its codes are garbled (a character or
-    # two changed); a cut-off last line that opens an item the answer repeats is a fragment;
-    # 6: lab abbreviations written out before matching, a title naming the item's opposite is
-    # no code, the allergen after the copied allergy line is no prescription
-    scoring_version = "6"
+    scoring_version = "7"
     #: What the paper's literal reading (every item mapped to its nearest code, §3.5) credits.
     literal_reading = ("an answer line that copies the prompt (a record line, a heading, the "
                        "instruction, the exemplar's answer) and any line, however unlike every "
@@ -270,9 +265,8 @@ class CliBenchBenchmark(StandardBenchmark):
 
         run = [t for t in tasks.values() if not t.get("skipped")]
         sources = {t["data"]["source"] for t in run}
-        counts = ", ".join(f"{c['summary']['task']} {c['summary']['n']}" for c in cells
-                           if c["model"] == cells[0]["model"] and c["mode"] == cells[0]["mode"]
-                           ) if cells else "none"
+        counts = sample_sizes(((c["display_name"], c["summary"]["task"], c["summary"]["n"])
+                               for c in cells), "admissions", "task")
         notes = [("Data: the project's synthetic MIMIC-IV in the official formats (admissions "
                   f"scored: {counts}), not the paper's evaluation set.") if sources == {"demo"}
                  else f"Data: MIMIC-IV 2.2 (admissions scored: {counts})."]

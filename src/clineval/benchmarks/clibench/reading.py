@@ -2,7 +2,7 @@
 codes, the codes read, each answer item with how it was mapped (an explicit code, a title, the
 nearest title by embedding with its similarity, or no decision and why) and the F1 per level
 of the row's counts; a row whose literal reading (every item mapped to its nearest code)
-differs keeps that reading too."""
+differs keeps that reading too, with its own item mappings (the row's ``literal.items``)."""
 
 from __future__ import annotations
 
@@ -24,8 +24,9 @@ def _item(item: Record) -> str:
     how = str(item.get("how") or "")
     if item.get("similarity") is not None:
         how += f", similarity {number(item['similarity'], 3)}"
-    if item.get("rule") or item.get("why"):
-        how += f": {item.get('rule') or ''} {item.get('why') or ''}".rstrip()
+    said = " ".join(str(item[k]) for k in ("rule", "why") if item.get(k))
+    if said:
+        how += f": {said}"
     codes = ", ".join(item.get("codes") or []) or "no code"
     invalid = f" (invalid: {', '.join(item['invalid'])})" if item.get("invalid") else ""
     return f"{text(item.get('text'))} → {codes} ({how}){invalid}"

@@ -175,7 +175,8 @@ class Scorer:
         (:mod:`.decisions`, with what the prompt showed each row: ``seen``) and items whose
         nearest title is below the floor (``threshold``) map to no code. A row where the
         paper's literal reading (every item mapped to its nearest code) differs keeps it as
-        ``literal`` (its ``codes`` and ``counts``); the summary then holds ``literal``."""
+        ``literal`` (its ``codes``, ``counts`` and ``items``, each as that reading mapped it);
+        the summary then holds ``literal``."""
         mapper = self.mapper()
         texts = [answer_text(text, self.reasoning) if text else "" for text in outputs]
         literal_items = mapper.map_all(texts)
@@ -205,7 +206,8 @@ class Scorer:
             if (literal_predicted[index], _counts(literal_counts[index])) != (codes,
                                                                              row["counts"]):
                 row["literal"] = {"codes": literal_predicted[index],
-                                  "counts": _counts(literal_counts[index])}
+                                  "counts": _counts(literal_counts[index]),
+                                  "items": [item.record() for item in literal_items[index]]}
             rows.append(row)
         how = Counter(item.how for items in careful_items for item, _ in items)
         result = summary(scores, self, dict(sorted(how.items())), mapper.embeddings_key)

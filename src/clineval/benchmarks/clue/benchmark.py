@@ -205,12 +205,8 @@ def _data_note(tasks: dict[str, Record], cells: list[Record]) -> str:
 
 class ClueBenchmark(StandardBenchmark):
     name = "clue"
-    # 2: demo data that makes sense (issue 34): MedNLI pairs distinct, a MeQSum template per row
+    # The versions, with what changed and why: docs/clue.md, "Versions".
     data_version = "2"
-    # 2: embeddings per text in float64 on one thread; 3: LongHealth's careful reading;
-    # 4: MeDiSumCode codes that repeat an exemplar's answer earn nothing; 5: so does a summary
-    # that only replays an exemplar's answer; 6: two different MedNLI labels, or LongHealth
-    # letters, each given as the answer are no answer
     scoring_version = "6"
     baselines = baselines.BASELINES
     #: Per dataset, each paper metric (0-100) and the dataset's score, their mean (the

@@ -15,8 +15,7 @@ from clineval.metrics.aggregate import Mean
 
 class McqaBenchmark(StandardBenchmark):
     name = "mcqa"
-    # 2: a letter whose text names another option is no answer; 3: so are lines that start
-    # with different letters
+    # The versions, with what changed and why: docs/extending.md, "Inside the repository".
     scoring_version = "3"
     demo_files: ClassVar[Mapping[str, str]] = {"questions": "questions.jsonl"}
     official_files: ClassVar[Mapping[str, OfficialFile]] = {"questions": OfficialFile(

@@ -24,7 +24,8 @@ def oracle(conventions: Conventions | None = None) -> Callable[[dict[str, Any]],
             return "The oracle has no calculator for this row yet."
         except (MissingEntity, ValueError) as err:
             return f"The oracle could not compute this row: {err}"
-        return json.dumps({"step_by_step_thinking": result.explanation, "answer": result.answer})
+        return json.dumps({"step_by_step_thinking": result.explanation, "answer": result.answer},
+                          ensure_ascii=False)  # the characters as written, no \u escapes
 
     return answer
 
@@ -34,7 +35,7 @@ def constant(answers: dict[str, str]) -> Callable[[dict[str, Any]], str]:
 
     def answer(example: dict[str, Any]) -> str:
         kind = output_type_for(example["calculator_id"], example["output_type"])
-        return json.dumps({"answer": answers[kind]})
+        return json.dumps({"answer": answers[kind]}, ensure_ascii=False)
 
     return answer
 

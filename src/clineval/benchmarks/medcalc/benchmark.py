@@ -14,10 +14,12 @@ from clineval.benchmarks.medcalc import baselines, labels, prompts, scoring, syn
 from clineval.benchmarks.medcalc.calculators import CALCULATORS, Conventions
 from clineval.benchmarks.medcalc.extract import EXTRACTIONS
 from clineval.benchmarks.medcalc.loader import exemplar_records, read_exemplar_json, read_test_csv
+from clineval.benchmarks.medcalc.reading import READ
 from clineval.benchmarks.medcalc.reading import reading as row_reading
 from clineval.errors import ConfigError
 from clineval.io import Record
 from clineval.metrics import aggregate
+from clineval.tables.format import sample_sizes
 from clineval.tables.render import Table
 
 BENCHMARK_NAME = "MedCalc-Bench"
@@ -89,12 +91,11 @@ def _replace_leaked(
 
 class MedCalcBenchmark(StandardBenchmark):
     name = "medcalc"
+    # The versions, with what changed and why: docs/medcalc.md, "Versions".
     data_version = "1"
-    # 5: a copied stretch repeated back to back restates the note too; 6 (robust): a note value
-    # with its unit or label given without work, a blood pressure, a format example anywhere in
-    # the question and two different answer fields are no answer
-    scoring_version = "6"
+    scoring_version = "7"
     baselines = ("oracle", "constant")
+    answered_reading = "official"
     truncatable = ("note",)
     #: Per extraction setting, the overall accuracy (its aggregate: scoring.py, per setting).
     metrics = tuple(Metric(f"accuracy.{setting}", f"Accuracy ({setting} extraction)",
@@ -158,6 +159,10 @@ class MedCalcBenchmark(StandardBenchmark):
     ) -> list[Record]:
         return prompts.build_requests(task, mode, templates, examples, exemplars)
 
+    def restated_texts(self, example: Record) -> list[str]:
+        """The question: an answer that restates it before its value copies nothing."""
+        return [str(example["question"])] if example.get("question") else []
+
     def baseline(self, name: str, task: Record, examples: list[Record]) -> Callable[[Record], str]:
         return baselines.get(name, (task.get("scoring") or {}).get("baselines") or {})
 
@@ -218,8 +223,9 @@ class MedCalcBenchmark(StandardBenchmark):
         return row_reading(row, example)
 
     def answered(self, row: Record) -> bool | None:
-        """The official extraction found an answer (the paper's reading)."""
-        return row["official"]["status"] == "ok"
+        """The official extraction (the paper's reading, :attr:`answered_reading`) read an
+        answer: a value, or an abstention (the explorer's verdict is then right or wrong)."""
+        return row["official"]["status"] in READ
 
     def summarize_rows(self, task: Record, rows: list[Record]) -> Record:
         return scoring.summarize(rows, scoring.check_extractions(task["scoring"]["extractions"]))
@@ -237,13 +243,14 @@ class MedCalcBenchmark(StandardBenchmark):
         if len(tasks) != 1:
             raise ConfigError(f"a MedCalc-Bench table shows one task, not {', '.join(tasks)}")
         task = next(iter(tasks.values()))
-        rows = ", ".join(map(str, sorted({c["summary"]["n"] for c in cells})))
+        rows = sample_sizes(((c["display_name"], c["mode"], c["summary"]["n"]) for c in cells),
+                            "rows", "mode")
         data_note = (
-            f"Data: synthetic demo in the official CSV format ({rows} rows), not the paper's "
-            "test set."
+            f"Data: synthetic demo in the official CSV format (rows scored: {rows}), not the "
+            "paper's test set."
             if task["data"]["source"] == "demo"
             else f"Data: MedCalc-Bench v{task['data'].get('version', task['version'])} "
-            f"official-format file ({rows} rows scored)."
+            f"official-format file (rows scored: {rows})."
         )
         return tables.build_table(
             {

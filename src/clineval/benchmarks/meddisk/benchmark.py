@@ -32,14 +32,8 @@ WHERE = ("your own copy in the MedDisK KB format (docs/meddisk.md): the paper's 
 
 class MedDisKBenchmark(StandardBenchmark):
     name = "meddisk"
-    # 2: the demo KB's "none" values only where none is clinically true (synthetic.NONE)
+    # The versions, with what changed and why: docs/meddisk.md, "Versions".
     data_version = "2"
-    # 2: embeddings per text in float64 on one thread; 3: no cut of a response without the
-    # answer pattern, every ordinal dropped, Unicode edge punctuation, BLEU-1/ROUGE-1 from
-    # counts and thresholds with a float tolerance (issue 26); 4: the USE encoder computes in
-    # float64 (its float32 cosines differed between processors by about 1e-8); 5: the careful
-    # reading (issue 34): only a none word is "none"; an empty, cut or prompt-copied answer is
-    # unanswered; a list marker is not a number; the paper's literal reading kept as `literal`
     scoring_version = "5"
     baselines = baselines.BASELINES
     #: The score (0-10), the macro score over aspects and the averaged tier shares (the
@@ -112,9 +106,10 @@ class MedDisKBenchmark(StandardBenchmark):
         return row_reading(row, example)
 
     def answered(self, row: Record) -> bool | None:
-        """The answer pattern of App. D matched (else the whole response is the answer) and a
-        careful grader sees an answer in it (docs/meddisk.md, "Copied text and readings")."""
-        return row["status"] == "pattern" and not row.get("unanswered")
+        """A careful grader sees an answer in the response (docs/meddisk.md, "Copied text and
+        readings"), read after the answer pattern of App. D or, where it did not match, in the
+        whole response: the explorer's verdict is then not ``unanswered``."""
+        return not row.get("unanswered")
 
     def summarize_rows(self, task: Record, rows: list[Record]) -> Record:
         from clineval.benchmarks.meddisk import scoring

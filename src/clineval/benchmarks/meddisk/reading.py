@@ -2,7 +2,7 @@
 read (the answer after the App. D pattern, or the whole response), each metric's similarity
 with its tier, and the points (0-10); basically correct on every metric is right, completely
 wrong on every metric wrong, anything between scored. A row with no answer (``unanswered``,
-issue 34's careful reading) says why; the paper's literal reading is kept where it differs."""
+the careful reading) says why; the paper's literal reading is kept where it differs."""
 
 from __future__ import annotations
 

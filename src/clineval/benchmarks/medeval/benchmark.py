@@ -44,15 +44,9 @@ METRIC_LABELS = {
 
 class MedEvalBenchmark(StandardBenchmark):
     name = "medeval"
+    # The versions, with what changed and why: docs/medeval.md, "Versions".
     data_version = "2"
-    # 2: strict labels allow no other token; rewrites and summaries read from the prompt's
-    # open slot (answer_span) (issue 26)
-    # 3: copied text earns nothing (issue 34): an echo of the input, a replayed exemplar or an
-    # irrelevant rewrite is unqualified; the paper's literal reading is kept (readings.py)
-    # 4: two contradictory labels (or code values) in repeated slots are no answer; a summary
-    # without the Summary: slot is read as the summary; "empty" only for an empty output; a
-    # copy measured with one misspelt word per run (copying version 2)
-    scoring_version = "4"
+    scoring_version = "5"
     literal_reading = (
         "an output that repeats its input sentence or report, or an exemplar's (a label word "
         "inside a repeated sentence; a repeated or irrelevant rewrite and a repeated report "

@@ -89,6 +89,9 @@ class Examples:
 @dataclass
 class Report:
     examples: Examples | None = None
+    #: graders' files saved from the explorer (paths from the working directory): the report
+    #: gains a section "Agreement with graders" (docs/report.md, Graders in the loop)
+    grades: list[str] | None = None
 
 
 @dataclass
