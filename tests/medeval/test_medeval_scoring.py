@@ -357,7 +357,8 @@ def test_tables_6_and_7_from_cells_and_the_headline():
 
     def cell(model: str, mode: str, kind: str, summary: dict) -> dict:
         return {"model": model, "task": f"medeval_{kind}", "mode": mode, "display_name": model,
-                "size": "n/a", "smoke": False, "summary": {"task": kind, **summary}}
+                "size": "n/a", "smoke": False, "summary": {"task": kind, **summary},
+                "cell": f"{model}/medeval_{kind}/{mode}"}
 
     def nlu(acc: float) -> dict:
         return {"groups": {"chest": {"n": 2, "accuracy": acc},
@@ -386,6 +387,21 @@ def test_tables_6_and_7_from_cells_and_the_headline():
     assert rows[1] == ["A", "Few-shot", "0.60", "0.60", "30.50", "30.25"]
     assert table7.blocks[1].rows[0] == ["Average", "Zero-shot", "0.70", "", "30.00", ""]
     assert table7.groups == [("", 2), ("NLU (Accuracy)", 2), ("NLG (BLEU-4)", 2)]
+    # each value's sources: the parts it averages, NLU only NLU tasks' and NLG only NLG ones'
+    nlu_now, nlu_avg, nlg_now, nlg_avg = table7.blocks[0].sources[1][2:]
+    assert {s["cell"].split("/")[1] for s in nlu_now + nlu_avg} == {
+        "medeval_abnormality", "medeval_ambiguity"}
+    assert {s["cell"].split("/")[1] for s in nlg_now + nlg_avg} == {"medeval_rewriting"}
+    assert [s["value"] for s in nlu_now] == ["0.7000", "0.7000", "0.5000", "0.5000"]
+    assert nlu_now[0] == {"cell": "a/medeval_abnormality/one_shot", "where": {"group": "chest"},
+                          "n": 2, "value": "0.7000",
+                          "label": "a, one_shot: abnormality Chest"}  # 0.7 of 2: no count
+    # a family's average: the mean of its modes' means, each value grouped by its mode
+    assert {s["group"] for s in nlg_avg} == {"zero_shot", "one_shot"} and len(nlg_avg) == 4
+    assert {s["group"] for s in table7.blocks[1].sources[0][2]} == {"A", "B"}
+    # Table 6: each cell's value of its part, with its n
+    assert [s["value"] for s in table6.blocks[0].sources[0][1]] == [
+        "0.6000", "0.7000", "0.8000", "0.9000"]
     assert table6.columns[1:3] == ["Chest", "Misc."]
     assert table6.groups == [("", 1), ("Abnormality", 2), ("Ambiguity", 2)]
     headline = BENCHMARK.headline(cells[0]["summary"])

@@ -209,7 +209,12 @@ def test_table_values_name_their_cells_and_the_report_links_them() -> None:
              for m in ("a", "b")]
     table = build_table({"title": "T", "modes": ["zero_shot"]}, cells)
     sources = json.loads(to_sources(table))["rows"]
-    assert sources[1] == [[], [], [], *[["b/medcalc/zero_shot"]] * 8]
+    # each value: its reading and category, with its n and right ones
+    assert sources[1][3] == [{"cell": "b/medcalc/zero_shot", "view": "official",
+                              "where": {"category": "lab"}, "n": 2, "right": 1}]
+    assert sources[1][-1] == [{"cell": "b/medcalc/zero_shot", "view": "official", "n": 14,
+                               "right": 7}]
+    assert sources[1][:3] == [[], [], []] and all(len(s) == 1 for s in sources[1][3:])
     parsed = parse_table(to_markdown(table), Path("t.md"))
     sources[0][-1] = ["a/medcalc/zero_shot", "b/medcalc/zero_shot"]  # a value of two cells
     ident = {"grid": "g", "smoke_models": [], "figures": {},
@@ -219,8 +224,14 @@ def test_table_values_name_their_cells_and_the_report_links_them() -> None:
                          "pairs": [["a/medcalc/zero_shot", "b/medcalc/zero_shot"]]}]}
     html = render_page(ident, {"t": parsed}, [], {"version": "0", "commit": None,
                                                   "identity": "0" * 64}, {"t": sources})
-    assert html.count('href="examples/b/medcalc/zero_shot.html"') == 9  # 8 values, 1 list
-    assert '<a href="#cells-t-0-10"' in html and '<li id="cells-t-0-10">' in html
+    assert html.count('href="examples/b/medcalc/zero_shot.html#view=official') == 8
+    assert ('<a href="examples/b/medcalc/zero_shot.html#view=official&amp;category=lab'
+            '&amp;measure=share" '
+            'title="b/medcalc/zero_shot, reading official, category lab, right 1 of n = 2 '
+            'examples">') in html
+    assert html.count('href="examples/b/medcalc/zero_shot.html"') == 1  # the list's
+    assert '<a href="#cells-t-0-10" title="2 sources of 2 cells' in html
+    assert '<li id="cells-t-0-10" data-value="50.00 ± 0.10">' in html
     assert 'href="pairs/a/b/medcalc/zero_shot.html"' in html
     assert 'href="examples/index.html"' in html and "may not be shared" in html
 

@@ -29,6 +29,10 @@ FLAGS = ("cut", "loop", "copied")
 FINISH_FLAGS = ("cut", "loop")
 NOT_KNOWN = "not known"
 
+#: Score row fields a table's value may cover part of a cell by (a link's ``where``): each
+#: example carries those its row holds as ``keys``, which the page filters on.
+KEYS = ("category", "group", "domain")
+
 
 @dataclass(frozen=True)
 class CellFiles:
@@ -145,7 +149,8 @@ def cell_document(cell: Cell, prompts: bool) -> Record:
         side = _side(cell, row, reading, texts)
         examples.append({"id": str(row["id"]), "gold": reading.gold,
                          "details": [list(d) for d in reading.details], "sides": [side],
-                         "tags": _tags(side, views)})
+                         "tags": _tags(side, views),
+                         "keys": {k: str(row[k]) for k in KEYS if row.get(k) not in (None, "")}})
     return {"views": views, "texts": texts.items if texts else [], "examples": examples,
             "counts": counts(examples, views), "left_out": cell.left_out}
 

@@ -1,5 +1,7 @@
 // The explorer page's script (clineval.report.explorer): filters, pages and builds the
-// examples from the page's JSON with textContent only.
+// examples from the page's JSON with textContent only; keeps its state in the address (a
+// report value's link narrows it to a reading and part of the cell) and states the arithmetic
+// of the examples chosen.
 (() => {
 const data = JSON.parse(document.getElementById('data').textContent);
 const config = JSON.parse(document.getElementById('config').textContent);
@@ -18,6 +20,31 @@ function el(tag, cls, text) {
   return node;
 }
 function view() { return viewSelect ? viewSelect.value : data.views[0]; }
+// The row fields a link may narrow the page to (a category, a domain group) and the narrowing
+// now applied: {field: value}, from the URL.
+const keyNames = new Set(data.examples.flatMap(ex => Object.keys(ex.keys || {})));
+let where = {};
+let measure = null;
+let target = null;
+const prefixBox = prefixOption();
+function prefixOption() {
+  const label = el('label', null, ' ');
+  const box = el('input');
+  box.type = 'checkbox'; box.id = 'prefix';
+  label.append(box, ' ids starting with it');
+  search.closest('label').after(label);
+  return box;
+}
+function inWhere(ex) {
+  for (const [key, value] of Object.entries(where)) {
+    if (!ex.keys || ex.keys[key] !== value) return false;
+  }
+  return true;
+}
+function idMatches(id, needle) {
+  const own = id.toLowerCase();
+  return prefixBox.checked ? own.startsWith(needle) : own === needle;
+}
 function shown() {
   const v = view(), needle = search.value.trim().toLowerCase();
   const wanted = {};
@@ -26,7 +53,8 @@ function shown() {
   }
   return data.examples.filter(ex => {
     const tags = ex.tags[v] || [];
-    if (needle && !ex.id.toLowerCase().includes(needle)) return false;
+    if (!inWhere(ex)) return false;
+    if (needle && !idMatches(ex.id, needle)) return false;
     for (const group of config.groups) {
       const on = wanted[group.name] || [];
       if (group.kind === 'any' && !on.some(t => tags.includes(t))) return false;
@@ -83,6 +111,7 @@ function exampleNode(ex) {
     title.appendChild(el('span', 'badge ' + (flag ? 'flag' : tag.replace(' ', '-')),
                          config.labels[tag] || tag));
   }
+  title.appendChild(permalink(ex));
   node.appendChild(title);
   const dl = el('dl');
   const add = (term, text) => { dl.appendChild(el('dt', null, term)); dl.appendChild(el('dd', null, text)); };
@@ -93,6 +122,119 @@ function exampleNode(ex) {
   ex.sides.forEach((side, i) => sides.appendChild(sideNode(side, config.sides[i])));
   node.appendChild(sides);
   return node;
+}
+// The page's state in its URL (#view=robust&category=lab&verdict=right,wrong&q=…&page=2):
+// what a report's value links to, and what a reader's address keeps.
+function defaults(box) { return box.defaultChecked; }
+function readState() {
+  let hash = location.hash.slice(1);
+  try { hash = decodeURIComponent(hash); } catch (e) { /* kept as written */ }
+  const params = hash.startsWith('example-') ? new URLSearchParams({id: hash.slice(8)})
+    : new URLSearchParams(location.hash.slice(1));
+  if (viewSelect) {
+    const wanted = params.get('view');
+    viewSelect.value = data.views.includes(wanted) ? wanted : data.views[0];
+  }
+  for (const group of config.groups) {
+    const listed = params.get(group.name.toLowerCase());
+    const on = listed === null ? null : new Set(listed.split(',').filter(Boolean));
+    for (const box of boxes.filter(b => b.dataset.group === group.name)) {
+      box.checked = on === null ? defaults(box) : on.has(box.value);
+    }
+  }
+  search.value = params.get('q') || '';
+  prefixBox.checked = params.get('prefix') === '1';
+  where = {};
+  for (const [key, value] of params) if (keyNames.has(key)) where[key] = value;
+  measure = params.get('measure');
+  page = Math.max(0, (parseInt(params.get('page'), 10) || 1) - 1);
+  target = params.get('id');
+  if (target !== null) showTarget();
+}
+function showTarget() {
+  // the example's page among those shown; where the filters hide it, the filters are reset
+  let found = shown().findIndex(ex => ex.id === target);
+  if (found < 0) {
+    for (const box of boxes) box.checked = defaults(box);
+    search.value = ''; where = {};
+    found = shown().findIndex(ex => ex.id === target);
+  }
+  if (found >= 0) page = Math.floor(found / config.page_size);
+}
+function writeState() {
+  const params = new URLSearchParams();
+  if (viewSelect && view() !== data.views[0]) params.set('view', view());
+  for (const [key, value] of Object.entries(where)) params.set(key, value);
+  if (measure) params.set('measure', measure);
+  for (const group of config.groups) {
+    const mine = boxes.filter(b => b.dataset.group === group.name);
+    if (mine.some(b => b.checked !== defaults(b))) {
+      params.set(group.name.toLowerCase(), mine.filter(b => b.checked).map(b => b.value).join(','));
+    }
+  }
+  if (search.value.trim()) params.set('q', search.value.trim());
+  if (prefixBox.checked) params.set('prefix', '1');
+  if (page > 0) params.set('page', String(page + 1));
+  if (target !== null) params.set('id', target);
+  const hash = params.toString();
+  try {
+    history.replaceState(null, '', hash ? '#' + hash : location.pathname + location.search);
+  } catch (e) { /* a browser that refuses it keeps the address as it was */ }
+}
+function permalink(ex) {
+  const params = new URLSearchParams();
+  if (viewSelect && view() !== data.views[0]) params.set('view', view());
+  params.set('id', ex.id);
+  const link = el('a', 'permalink', 'link');
+  link.href = '#' + params.toString();
+  link.title = 'The address of this example';
+  return link;
+}
+// The arithmetic of the value a link opened (or of the whole page): the examples of its
+// reading and part, whatever the verdict filters, and what they give.
+const arithmetic = el('p', 'arithmetic');
+arithmetic.id = 'arithmetic';
+if (pagers.length) pagers[0].before(arithmetic);
+function arithmeticText() {
+  const v = view();
+  const chosen = data.examples.filter(inWhere);
+  const count = tag => chosen.filter(ex => (ex.tags[v] || [])[0] === tag).length;
+  const n = chosen.length, right = count('right'), scored = count('scored');
+  const part = Object.entries(where).map(([k, value]) => `${k} ${value}`).join(', ');
+  const head = (data.views.length > 1 ? `${v} reading` : 'all readings') +
+    (part ? `, ${part} only` : '') + ': ';
+  arithmetic.dataset.n = String(n);
+  arithmetic.dataset.right = String(right);
+  arithmetic.dataset.view = v;
+  arithmetic.dataset.where = JSON.stringify(where);
+  if (data.tests !== undefined) {  // a pair page: its examples differ; no value of the tables
+    arithmetic.textContent = head + `n = ${n} examples where the outcomes differ`;
+  } else if (!n) {
+    arithmetic.textContent = head + 'n = 0 examples';
+  } else if (scored) {
+    arithmetic.textContent = head + `n = ${n} examples, ${scored} graded on a scale ` +
+      '(the value is computed from each one\'s score)';
+  } else if (measure === 'share') {  // the value linked to is the share of right ones
+    const share = right / n;
+    arithmetic.textContent = head + `right ${right} of n = ${n} examples → ` +
+      `${(100 * share).toFixed(2)}% (${share.toFixed(4)})`;
+  } else {
+    arithmetic.textContent = head + `right ${right} of n = ${n} examples, ` +
+      `wrong ${count('wrong')}, unanswered ${count('unanswered')}`;
+  }
+  if (part) {
+    const whole = el('button', 'whole', 'all examples of the cell');
+    whole.type = 'button';
+    whole.addEventListener('click', () => changed(() => { where = {}; page = 0; }));
+    arithmetic.append(' ', whole);
+  }
+}
+function narrowedCounts() {
+  const v = view(), found = {};
+  for (const ex of data.examples.filter(inWhere)) {
+    for (const tag of ex.tags[v] || []) found[tag] = (found[tag] || 0) + 1;
+  }
+  return found;
 }
 function render() {
   const found = shown();
@@ -105,16 +247,30 @@ function render() {
     pager.querySelector('.prev').disabled = page === 0;
     pager.querySelector('.next').disabled = page >= pages - 1;
   }
-  const counts = data.counts[view()] || {};
+  const counts = Object.keys(where).length ? narrowedCounts() : data.counts[view()] || {};
   for (const box of boxes) box.nextElementSibling.textContent = ` ${config.labels[box.value] || box.value} (${counts[box.value] || 0})`;
+  arithmeticText();
+  writeState();
+  if (target !== null) {
+    const node = document.getElementById('example-' + target);
+    if (node) { node.classList.add('target'); node.scrollIntoView({block: 'center'}); }
+  }
+}
+function changed(move) {
+  target = null;
+  move();
+  render();
 }
 for (const pager of pagers) {
-  pager.querySelector('.prev').addEventListener('click', () => { page -= 1; render(); });
-  pager.querySelector('.next').addEventListener('click', () => { page += 1; render(); });
+  pager.querySelector('.prev').addEventListener('click', () => changed(() => { page -= 1; }));
+  pager.querySelector('.next').addEventListener('click', () => changed(() => { page += 1; }));
 }
-for (const input of [...boxes, search, ...(viewSelect ? [viewSelect] : [])]) {
-  input.addEventListener(input === search ? 'input' : 'change', () => { page = 0; render(); });
+for (const input of [...boxes, search, prefixBox, ...(viewSelect ? [viewSelect] : [])]) {
+  input.addEventListener(input === search ? 'input' : 'change', () => changed(() => { page = 0; }));
 }
+window.addEventListener('hashchange', () => { readState(); render(); });
+readState();
 render();
+performance.mark('explorer-ready');
 document.body.dataset.ready = 'true';
 })();

@@ -12,7 +12,9 @@ import base64
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from html import escape
+from statistics import fmean
 from typing import Any
+from urllib.parse import quote, urlencode
 
 from clineval.benchmarks import names, title
 from clineval.report.glossary import key_html
@@ -100,14 +102,77 @@ def group_spans(labels: list[str]) -> list[tuple[str, int]]:
 EXAMPLES = "examples"
 
 
-def value_html(text: str, cells: list[str], anchor: str) -> str:
-    """A table value, linked to the examples behind it: its cell's page, or ``#anchor`` (the
-    list of its cells) when it comes from several."""
+#: What a table value comes from: per source, a cell's path or a link to part of it (its
+#: reading, the examples it covers, their n; :func:`clineval.tables.render.link`).
+Source = str | Mapping[str, Any]
+
+
+def source_of(found: Source) -> Mapping[str, Any]:
+    """A source as a link: a bare path is the whole cell."""
+    return {"cell": found} if isinstance(found, str) else found
+
+
+def source_href(found: Source) -> str:
+    """The explorer's page of the source's cell, at its reading and examples: the fragment
+    (``#view=robust&category=lab&measure=share``) is what the page applies on load; ``measure``:
+    the page states the value as the share of right examples."""
+    entry = source_of(found)
+    state = [("view", entry["view"])] if entry.get("view") else []
+    state += sorted((entry.get("where") or {}).items())
+    if entry.get("right") is not None:
+        state.append(("measure", "share"))  # the value is the share of right examples
+    fragment = urlencode(state, quote_via=quote)
+    return f"{EXAMPLES}/{entry['cell']}.html" + (f"#{fragment}" if fragment else "")
+
+
+def source_words(found: Source) -> str:
+    """A source in words: its cell, reading and examples, their n and right ones."""
+    entry = source_of(found)
+    parts = [entry["cell"]]
+    if entry.get("view"):
+        parts.append(f"reading {entry['view']}")
+    parts += [f"{key} {value}" for key, value in sorted((entry.get("where") or {}).items())]
+    if entry.get("right") is not None and entry.get("n"):
+        parts.append(f"right {entry['right']} of n = {entry['n']} examples")
+    elif entry.get("n") is not None:
+        parts.append(f"n = {entry['n']} examples")
+    return ", ".join(parts)
+
+
+def mean_words(entries: list[Mapping[str, Any]]) -> str:
+    """The arithmetic of a value several values make up (each source's ``value``): their mean,
+    or, where they carry a ``group``, the mean of each group's mean."""
+    groups: dict[str, list[float]] = {}
+    for entry in entries:
+        groups.setdefault(str(entry.get("group", "")), []).append(float(entry["value"]))
+    if list(groups) == [""]:
+        values = groups[""]
+        return f"mean of the {len(values)} values = {fmean(values):.4f}"
+    means = {group: fmean(values) for group, values in groups.items()}
+    inner = "; ".join(f"{group}: mean of {len(groups[group])} = {value:.4f}"
+                      for group, value in means.items())
+    return (f"mean of the {len(means)} groups' means ({inner}) = "
+            f"{fmean(means.values()):.4f}")
+
+
+def value_html(text: str, cells: list[Source], anchor: str) -> str:
+    """A table value, linked to the examples behind it: its cell's page at its reading and
+    examples, or ``#anchor`` (the list of its sources) when it comes from several; its title
+    gives its n (examples; and values and cells for a value of several)."""
     if not cells:
         return escape(text)
-    href = f"{EXAMPLES}/{cells[0]}.html" if len(cells) == 1 else f"#{anchor}"
-    title = (f"{len(cells)} cells: {', '.join(cells)}" if len(cells) > 1
-             else f"examples of {cells[0]}")
+    if len(cells) == 1:
+        href, title = source_href(cells[0]), source_words(cells[0])
+    else:
+        entries = [source_of(c) for c in cells]
+        paths = list(dict.fromkeys(e["cell"] for e in entries))
+        sizes = [e["n"] for e in entries if e.get("n") is not None]
+        href = f"#{anchor}"
+        title = (f"{len(entries)} values" if all("value" in e for e in entries)
+                 else f"{len(entries)} sources") + f" of {len(paths)} cells"
+        if len(sizes) == len(entries):
+            title += f", n = {sum(sizes)} examples in all"
+        title += ": " + ", ".join(paths)
     return f'<a href="{escape(href)}" title="{escape(title)}">{escape(text)}</a>'
 
 
@@ -140,7 +205,7 @@ def reading_links(ident: Mapping[str, Any], tables: Mapping[str, MarkdownTable])
             + "; ".join(links) + ".")
 
 
-def table_html(table: MarkdownTable, links: list[list[list[str]]] | None = None,
+def table_html(table: MarkdownTable, links: list[list[list[Source]]] | None = None,
                name: str = "", title: str = "", more: Sequence[str] = ()) -> str:
     """The table as an HTML ``<table>`` captioned ``title`` (for screen readers: the figure's
     caption shows it) in a box of the page's width that scrolls sideways when the table is
@@ -238,7 +303,7 @@ def _pairs(pairs: list[list[str]]) -> str:
 
 
 def _combined(entry: Mapping[str, Any], table: MarkdownTable,
-              links: list[list[list[str]]]) -> list[str]:
+              links: list[list[list[Source]]]) -> list[str]:
     """The list items of a table's values that come from several cells, each with its cells'
     links (:func:`cell_anchor`)."""
     rows = [r for r in table.rows if r.kind == "data"]
@@ -247,11 +312,20 @@ def _combined(entry: Mapping[str, Any], table: MarkdownTable,
     for i, (row, found) in enumerate(zip(rows, links, strict=True)):
         for j, cells in enumerate(found):
             if len(cells) > 1:
-                shown = ", ".join(f'<a href="{EXAMPLES}/{escape(c)}.html">{escape(c)}</a>'
-                                  for c in cells)
-                items.append(f'<li id="{escape(cell_anchor(entry["table"], i, j))}">'
+                entries = [source_of(c) for c in cells]
+                shown = "; ".join(
+                    f'<a href="{escape(source_href(e))}">{escape(e.get("label", e["cell"]))}</a>'
+                    + (f" = {escape(e['value'])}" if "value" in e else "")
+                    + (f" ({escape(str(e['group']))})" if "group" in e else "")
+                    + (f" (n = {e['n']})" if e.get("n") is not None else "")
+                    for e in entries)
+                arithmetic = (f'; <span class="arithmetic">{escape(mean_words(entries))}</span>'
+                              if all("value" in e for e in entries) else "")
+                items.append(f'<li id="{escape(cell_anchor(entry["table"], i, j))}" '
+                             f'data-value="{escape(row.cells[j])}">'
                              f"{escape(entry['title'])}: {escape(row.cells[0])}, "
-                             f"{escape(labels[j])} ({escape(row.cells[j])}): {shown}</li>")
+                             f"{escape(labels[j])} ({escape(row.cells[j])}): {shown}"
+                             f"{arithmetic}</li>")
     return items
 
 
@@ -260,7 +334,7 @@ def render_page(
     tables: Mapping[str, MarkdownTable],
     figures: list[Figure],
     code: Mapping[str, Any],
-    links: Mapping[str, list[list[list[str]]]] | None = None,
+    links: Mapping[str, list[list[list[Source]]]] | None = None,
     agreement: Sequence[str] = (),
 ) -> str:
     """The whole page: header, the leaderboard first, then per section its tables and figures

@@ -19,17 +19,24 @@ from clineval.provenance.record import make_record, write_record
 from clineval.report import agreement
 from clineval.report.grades import read_all
 from clineval.report.markdown import MarkdownTable, parse_table
-from clineval.report.page import EXAMPLES, Figure, render_page
+from clineval.report.page import EXAMPLES, Figure, Source, render_page
 
 
-def read_links(path: Path, table: MarkdownTable) -> list[list[list[str]]]:
-    """A table's ``cells.json``: per data row of its Markdown, the cells behind each value;
-    one whose rows do not match the Markdown's names the file."""
+def read_links(path: Path, table: MarkdownTable) -> list[list[list[Source]]]:
+    """A table's ``cells.json``: per data row of its Markdown, the sources behind each value
+    (a cell's path, or a link to part of it naming its ``cell``); one whose rows do not match
+    the Markdown's, or a source of neither form, names the file."""
     rows = read_json(path).get("rows")
     data = [r for r in table.rows if r.kind == "data"]
     if not isinstance(rows, list) or [len(r) for r in rows] != [len(r.cells) for r in data]:
         raise DataError(path, None, "rows", f"expected {len(data)} rows of "
                         f"{len(table.header)} columns, as the table's Markdown has")
+    for number, row in enumerate(rows, start=1):
+        for found in (s for value in row for s in value):
+            if not isinstance(found, str) and not (isinstance(found, dict)
+                                                   and isinstance(found.get("cell"), str)):
+                raise DataError(path, number, "rows", f"a source is {found!r}: expected a "
+                                "cell's path or an object with its \"cell\"")
     return rows
 
 

@@ -8,7 +8,7 @@ from typing import Any
 
 from clineval.io import Record
 from clineval.tables.format import SMOKE_MARK, fmt, smoke_note
-from clineval.tables.render import Block, Table, source
+from clineval.tables.render import Block, Table, link
 
 
 def _value(value: float | None, percent: bool, decimals: int) -> str:
@@ -41,8 +41,8 @@ def build_table(spec: Mapping[str, Any], cells: list[Record],
         if first["smoke"]:
             smoke.append(first["display_name"])
         row = [first["display_name"] + (SMOKE_MARK if first["smoke"] else ""), str(first["size"])]
-        sources.append([[], [], *(source(by_mode[mode]) if mode in by_mode else []
-                                  for mode in modes for _ in metrics)])
+        sources.append([[], [], *(link(by_mode[mode], n=by_mode[mode]["summary"].get("n"))
+                                  if mode in by_mode else [] for mode in modes for _ in metrics)])
         for mode in modes:
             cell = by_mode.get(mode)
             numbers = headline(cell["summary"]) if cell else {}

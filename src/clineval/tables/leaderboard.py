@@ -23,7 +23,7 @@ from typing import Any
 from clineval.io import Record
 from clineval.metrics.bootstrap import percentile_interval
 from clineval.tables.format import SMOKE_MARK, fmt, smoke_note
-from clineval.tables.render import Block, Table
+from clineval.tables.render import Block, Table, link
 
 #: The ``layout`` of a leaderboard spec; also the leaderboard's section of the reports.
 LAYOUT = "leaderboard"
@@ -35,6 +35,22 @@ def _entries(column: Mapping[str, Any], cells: Sequence[Record],
     return [(c["cell"], key) for c in cells
             if c["task"] in column["tasks"] and c["mode"] == column["mode"]
             for key in headlines[c["cell"]] if fnmatchcase(key, column["metric"])]
+
+
+def _links(column: Mapping[str, Any], cells: Sequence[Record],
+           headlines: Mapping[str, Mapping[str, float | None]], decimals: int) -> list[Record]:
+    """The sources of a column's value: each headline number it averages, scaled, with its
+    cell, its n and the reading its metric names (``accuracy.robust``: ``robust``)."""
+    sizes = {c["cell"]: (c.get("summary") or {}).get("n") for c in cells}
+    found = []
+    for cell, key in _entries(column, cells, headlines):
+        value = headlines[cell][key]
+        n = sizes.get(cell)
+        found += link({"cell": cell}, key.rsplit(".", 1)[-1] if "." in key else None, None,
+                      n if isinstance(n, int) else None, None,
+                      fmt(float(column.get("scale", 1)) * value, decimals + 2)
+                      if value is not None else None, f"{cell}: {key}")
+    return found
 
 
 def _scaled_mean(column: Mapping[str, Any], values: Sequence[float | None]) -> float | None:
@@ -157,9 +173,9 @@ def build_leaderboard(spec: Mapping[str, Any], cells: Sequence[Record],
         rows.append([name, *(number(model, c["label"]) for c in columns),
                      fmt(mean_rank, 2), fmt(None if wins[model] is None else 100 * wins[model], 1),
                      where])
-        sources.append([[], *(list(dict.fromkeys(cell for cell, _ in _entries(
-            c, by_model[model], headlines))) if c["label"] in values[model] else []
-            for c in columns), [], [], []])
+        sources.append([[], *(_links(c, by_model[model], headlines, decimals)
+                              if c["label"] in values[model] else [] for c in columns),
+                        [], [], []])
         for column in columns:
             label = column["label"]
             interval = bounds[model].get(label)

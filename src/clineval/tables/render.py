@@ -22,15 +22,31 @@ _CJK = re.compile(
 )
 
 
-#: Per column of a row, the cells (``model/task/mode``) its value comes from; none for a
-#: label, a number of no cell (a paper's) or a value not run.
-RowSources = list[list[str]]
+#: Per column of a row, what its value comes from: each a cell's path (``model/task/mode``)
+#: or a :func:`link` to part of a cell; none for a label, a number of no cell (a paper's) or a
+#: value not run.
+RowSources = list[list[Any]]
 
 
 def source(cell: dict[str, Any]) -> list[str]:
     """The sources of a value of one cell: its path (``cell``, as the table step gives it), or
     none where the cell has no path (a layout called without the workflow)."""
     return [cell["cell"]] if cell.get("cell") else []
+
+
+def link(cell: dict[str, Any], view: str | None = None, where: dict[str, str] | None = None,
+         n: int | None = None, right: int | None = None, value: str | None = None,
+         label: str | None = None) -> list[dict[str, Any]]:
+    """The source of a value of part of one cell: its path, the reading (``view``) and the
+    examples (``where``: row field -> value, as a category or a domain group) it covers, and
+    what the explorer shows of it: its ``n`` examples, of which ``right`` right (an accuracy),
+    and, for a value several make up, this one's ``value`` and ``label``. None where the cell
+    has no path."""
+    if not cell.get("cell"):
+        return []
+    found = {"cell": cell["cell"], "view": view, "where": where or None, "n": n,
+             "right": right, "value": value, "label": label}
+    return [{key: v for key, v in found.items() if v is not None}]
 
 
 @dataclass(frozen=True)

@@ -14,7 +14,7 @@ from clineval.errors import ConfigError
 from clineval.io import Record
 from clineval.metrics import hierarchical
 from clineval.tables.format import SMOKE_MARK, fmt, smoke_note
-from clineval.tables.render import Block, Table, source
+from clineval.tables.render import Block, Table, link, source
 
 from . import kinds
 
@@ -82,8 +82,8 @@ def build_table(spec: Record, cells: list[Record], notes: list[str]) -> Table:
         for model in dict.fromkeys(c["model"] for c in in_mode):
             mine = {c["summary"]["task"]: c for c in in_mode if c["model"] == model}
             row = [_name(next(iter(mine.values())), smoke)]
-            sources.append([[], *(source(mine[kind]) if kind in mine else []
-                                  for _, kind, _, _ in columns)])
+            sources.append([[], *(link(mine[kind], n=mine[kind]["summary"].get("n"))
+                                  if kind in mine else [] for _, kind, _, _ in columns)])
             for header, kind, level, metric in columns:
                 value = _value(mine.get(kind), level, metric)
                 row.append("–" if kind not in mine else fmt(None if value is None

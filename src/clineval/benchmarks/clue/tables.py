@@ -10,7 +10,7 @@ from typing import Any
 
 from clineval.benchmarks.clue.aggregate import LEVELS, PARTS, check_policy, scores
 from clineval.tables.format import SMOKE_MARK, fmt, smoke_note
-from clineval.tables.render import Block, Table, source
+from clineval.tables.render import Block, Table, link
 
 _SUMMARY = (("rouge_l", "R-L"), ("rouge_1", "R-1"), ("rouge_2", "R-2"), ("bertscore_f1", "BERT F1"))
 _WITH_UMLS = (*_SUMMARY, ("umls_f1", "UMLS F1"))
@@ -131,7 +131,8 @@ def build_table(
         for model in dict.fromkeys(c["model"] for c in in_mode):
             mine = [c for c in in_mode if c["model"] == model]
             merged = _merge(mine)
-            where = {d: source(c) for c in mine for d in c["summary"]["datasets"]}
+            where = {d: link(c, n=c["summary"].get("n")) for c in mine
+                     for d in c["summary"]["datasets"]}
             merged_all.append(merged)
             aggregated = scores(
                 {d: s["metrics"] for d, s in merged.items()}, missing_metric=missing_metric
@@ -143,7 +144,7 @@ def build_table(
             for dataset, metric, _ in columns:
                 shown = ([p for d in where if _in_level(d, dataset) for p in where[d]]
                          if metric is None else where.get(dataset, []))
-                origin.append(list(dict.fromkeys(shown)))
+                origin.append([p for i, p in enumerate(shown) if p not in shown[:i]])
                 if metric is None:
                     value, n = aggregated[dataset], None
                     text = fmt(value, decimals) if value is not None else "–"

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from clineval.tables.format import SMOKE_MARK, fmt, smoke_note
-from clineval.tables.render import Block, Table, source
+from clineval.tables.render import Block, Table, link
 
 # The paper's column order: equation-based, then rule-based, then the average over all rows.
 COLUMNS = (
@@ -81,7 +81,10 @@ def build_table(spec: dict[str, Any], cells: list[dict[str, Any]]) -> Table:
                 rows.append([name, str(cell["size"]), setting,
                              *(_cell(s, spec) for s in stats[:-1]),
                              _cell(stats[-1], spec, interval)])
-                sources.append([[], [], [], *(source(cell) if s["n"] else [] for s in stats)])
+                sources.append([[], [], [], *(
+                    link(cell, setting, {"category": key} if key != "overall" else None,
+                         s["n"], s["correct"]) if s["n"] else []
+                    for (key, _), s in zip([*COLUMNS, ("overall", "Avg.")], stats, strict=True))])
                 for (key, _), s in zip([*COLUMNS, ("overall", "Avg.")], stats, strict=True):
                     records.append(
                         {

@@ -15,7 +15,7 @@ from clineval.benchmarks.meddisk.aspects import registry
 from clineval.io import Record
 from clineval.metrics.significance import adjust, welch
 from clineval.tables.format import SMOKE_MARK, fmt, smoke_note
-from clineval.tables.render import Block, Table, source
+from clineval.tables.render import Block, Table, link, source
 
 MODE_TITLES = {"one_shot": "five demonstrations (the paper's setting)",
                "zero_shot": "no demonstrations (not the paper's setting)"}
@@ -29,7 +29,8 @@ def _name(cell: Record) -> str:
 
 def _row_sources(cell: Record, row: list[str]) -> list[list[str]]:
     """A row of one cell: its values (after the model's name) come from that cell."""
-    return [[], *(source(cell) if text != "–" else [] for text in row[1:])]
+    return [[], *(link(cell, n=(cell.get("summary") or {}).get("n")) if text != "–" else []
+                  for text in row[1:])]
 
 
 def _blocks(spec: Record, cells: list[Record], tasks: dict[str, Record]):

@@ -19,6 +19,7 @@ Acc", ...); ``–`` marks a value not run, ``n/a`` one that could not be compute
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from clineval.benchmarks.medeval import aggregate
@@ -26,7 +27,7 @@ from clineval.benchmarks.medeval.formats import CHEST, MISC
 from clineval.errors import ConfigError
 from clineval.io import Record
 from clineval.tables.format import SMOKE_MARK, fmt, smoke_note
-from clineval.tables.render import Block, Table, source
+from clineval.tables.render import Block, Table, link
 
 GROUP_LABEL = {CHEST: "Chest", MISC: "Misc."}
 MODE_TITLES = {
@@ -135,13 +136,34 @@ def _by_model_mode(cells: list[Record]) -> dict[tuple[str, str], dict[str, Recor
     return found
 
 
-def _paths(cells: list[Record]) -> dict[tuple[str, str], dict[str, list[str]]]:
-    """(model, mode) -> task kind -> the cell's path, as sources (the examples behind its
-    values)."""
-    found: dict[tuple[str, str], dict[str, list[str]]] = {}
+def _paths(cells: list[Record]) -> dict[tuple[str, str], dict[str, Record]]:
+    """(model, mode) -> task kind -> the cell, whose part a value's source names."""
+    found: dict[tuple[str, str], dict[str, Record]] = {}
     for cell in cells:
-        found.setdefault((cell["model"], cell["mode"]), {})[cell["summary"]["task"]] = source(cell)
+        found.setdefault((cell["model"], cell["mode"]), {})[cell["summary"]["task"]] = cell
     return found
+
+
+#: The score rows' field that holds a part of each level.
+_LEVEL_FIELD = {"groups": "group", "domains": "domain"}
+
+
+def _part_link(cell: Record | None, kind: str, level: str, part: str, metric: str,
+               decimals: int, label: str | None = None) -> list[Record]:
+    """The source of one part's value (its examples: the rows of that domain or group), with
+    its n, its right ones where the value is their share, and (``label``: one of several
+    values) the value itself."""
+    if cell is None:
+        return []
+    found = (cell["summary"].get(level) or {}).get(part) or {}
+    n, value = found.get("n"), found.get(metric)
+    right = None
+    if metric == "accuracy" and n and value is not None and abs(
+            round(value * n) / n - value) < 1e-9:
+        right = round(value * n)
+    return link(cell, None, {_LEVEL_FIELD[level]: part}, n, right,
+                fmt(value, decimals) if label is not None and value is not None else None,
+                label)
 
 
 def _value(summaries: dict[str, Record], col: Column) -> tuple[float | None, int | None, bool]:
@@ -217,7 +239,9 @@ def _per_model(spec: Record, cells: list[Record], cols: list[Column]) -> tuple[
             for col in cols:
                 value, n, present = _value(grid[(model, mode)], col)
                 row.append(fmt(value, col.decimals) if present else NOT_RUN)
-                origin.append(paths[(model, mode)][col.kind] if present else [])
+                origin.append(_part_link(paths[(model, mode)].get(col.kind), col.kind,
+                                         col.level, col.part, col.metric, col.decimals)
+                              if present else [])
                 if present:
                     records.append(_record(mode, model, col, value, n))
             rows.append(row)
@@ -245,7 +269,10 @@ def _table6(spec: Record, cells: list[Record], cols: list[Column]) -> tuple[
             value = aggregate.mean(values)
             row.append(fmt(value, col.decimals) if values else NOT_RUN)
             origin.append([p for m in models for mode in spec["modes"]
-                           for p in paths.get((m, mode), {}).get(col.kind, [])])
+                           for p in _part_link(paths.get((m, mode), {}).get(col.kind),
+                                               col.kind, col.level, col.part, col.metric,
+                                               col.decimals, f"{m}, {mode}")
+                           if p.get("value") is not None])
             records.append(_record("+".join(spec["modes"]), label, col, value, len(values)))
         rows.append(row)
         sources.append(origin)
@@ -275,9 +302,24 @@ def _table7(spec: Record, cells: list[Record]) -> Table:
     nlg_family, nlg_mode = aggregate.family_table(nlg, modes)
     paths, members = _paths(cells), _members(spec, "families", cells)
 
-    def behind(models: list[str], shown: list[str]) -> list[str]:
-        return [path for m in models for mode in shown
-                for found in paths.get((m, mode), {}).values() for path in found]
+    def behind(models: list[str], shown: list[str], wanted: tuple[tuple[str, str, str], ...],
+               parts: dict[str, Sequence[str]], by: str = "") -> list[Record]:
+        """The values a mean of ``wanted`` (NLU or NLG) is made of, each with its part's
+        examples; ``by`` ("mode" or "family"): a mean of means, each value grouped by it."""
+        found = []
+        for m in models:
+            for mode in shown:
+                cells_of = paths.get((m, mode), {})
+                for kind, level, metric in wanted:
+                    for part in parts.get(kind, ()):
+                        for entry in _part_link(cells_of.get(kind), kind, level, part, metric,
+                                                4, f"{m}, {mode}: {kind} {_label(part)}"):
+                            if "value" in entry:
+                                group = {"mode": mode, "family": family_of[m]}.get(by)
+                                found.append({**entry, **({"group": group} if group else {})})
+        return found
+
+    family_of = {m: family for family, models in members.items() for m in models}
 
     rows, records, sources = [], [], []
     for family in nlu:
@@ -285,8 +327,11 @@ def _table7(spec: Record, cells: list[Record]) -> Table:
             rows.append([family, MODE_TITLES.get(mode, mode).split(" (")[0],
                          fmt(nlu_family[family][mode], 2), fmt(nlu_family[family]["average"], 2),
                          fmt(nlg_family[family][mode], 2), fmt(nlg_family[family]["average"], 2)])
-            here, every = behind(members[family], [mode]), behind(members[family], modes)
-            sources.append([[], [], here, every, here, every])
+            sources.append([[], [], *(
+                entry for wanted, parts in ((aggregate.NLU_VALUES, nlu_parts),
+                                            (aggregate.NLG_VALUES, nlg_parts))
+                for entry in (behind(members[family], [mode], wanted, parts),
+                              behind(members[family], modes, wanted, parts, "mode")))])
             for metric, value in (("nlu_accuracy", nlu_family[family][mode]),
                                   ("nlg_bleu4", nlg_family[family][mode])):
                 records.append({"mode": mode, "model": family, "task": "all", "part": "all",
@@ -298,8 +343,10 @@ def _table7(spec: Record, cells: list[Record]) -> Table:
     header = ["Model family", "Shots", "Individual", "Average", "Individual", "Average"]
     return Table(spec["title"], header,
                  [Block("Families", rows, sources),
-                  Block("Average", average, [[[], [], behind(everyone, [m]), [],
-                                              behind(everyone, [m]), []] for m in modes])],
+                  Block("Average", average, [
+                      [[], [], behind(everyone, [m], aggregate.NLU_VALUES, nlu_parts, "family"),
+                       [], behind(everyone, [m], aggregate.NLG_VALUES, nlg_parts, "family"), []]
+                      for m in modes])],
                  [], records, groups=[("", 2), ("NLU (Accuracy)", 2), ("NLG (BLEU-4)", 2)],
                  align="llrrrr")
 
