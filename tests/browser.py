@@ -92,7 +92,9 @@ for (const th of document.querySelectorAll('th')) {
   if (!th.getClientRects().length) continue;
   const walk = document.createTreeWalker(th, NodeFilter.SHOW_TEXT);
   for (let node = walk.nextNode(); node; node = walk.nextNode()) {
-    for (const m of node.textContent.matchAll(/\S+/g)) {
+    // a word, or each part of a hyphenated one: a line may end after a hyphen
+    // ("zero-" / "shot", as typesetting allows), never inside a part ("Leve" / "l")
+    for (const m of node.textContent.matchAll(/[^\s-]+/g)) {
       const range = document.createRange();
       range.setStart(node, m.index); range.setEnd(node, m.index + m[0].length);
       const tops = new Set(Array.from(range.getClientRects()).filter(r => r.width > 0)

@@ -224,5 +224,6 @@ def test_the_key_explains_the_rules_each_scorer_names() -> None:
     assert all(covered("medcalc", f"{s}: a detail") for s in (*READ, "not_found", "error"))
     assert covered("meddisk", "pattern; unanswered: no entity") and covered("meddisk", "fallback")
     assert covered("medeval", "unqualified: off format")
+    assert covered("medcalc", "not_found: no answer field; official extraction raises")
     assert covered("clibench", "no_decision: allergy")
     assert not covered("medeval", "qualified; overlong") and not covered("clue", "pattern")

@@ -7,6 +7,7 @@ here (:func:`key_html`); a value a scorer starts to emit needs one line in its g
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Mapping, Sequence
 from html import escape
 
@@ -204,12 +205,18 @@ def key_html(level: int, benchmarks: Sequence[str] | None = None,
     return "\n".join(lines)
 
 
+#: Where a page's rule text starts another rule: a ";" before a one-word head.
+RULE_START = re.compile(r";(?=\s*[a-z_]+(?::|$))")
+
+
 def covered(benchmark: str, rule: str) -> bool:
     """Whether the key explains a rule as the pages show it: each of its parts (split at
     ``;`` and at the first ``:`` of each, the detail after it aside) is a rule of the
     benchmark, or ``unanswered`` followed by one."""
     rules = RULES.get(benchmark, {})
-    for part in filter(None, (p.strip() for p in rule.split(";"))):
+    # a ";" inside a detail ("no answer field; official extraction raises") starts no rule:
+    # a rule is one word, alone or before its ":"
+    for part in filter(None, (p.strip() for p in RULE_START.split(rule))):
         head, _, rest = part.partition(":")
         if head == "unanswered":
             head = rest.strip()
