@@ -70,7 +70,10 @@ def test_every_cell_headline_and_its_replicates_recompute_from_its_rows_and_stat
         metrics = json.loads((demo / "results/tables" / f"{name}.metrics.json").read_text())
         assert stats["bootstrap"] == {"samples": 1000, "seed": 0, "level": 0.95,
                                       "method": "percentile"}
-        assert sorted(stats["cells"]) == sorted(ident["cells"]) and stats["comparisons"] == []
+        assert sorted(stats["cells"]) == sorted(ident["cells"])
+        # the demo's pairs (Table 2's oracle and constant), one comparison per mode and metric
+        pairs = {tuple(p) for p in (ident["spec"].get("comparisons") or {}).get("pairs", [])}
+        assert {(c["a"], c["b"]) for c in stats["comparisons"]} == pairs
         for cell in ident["cells"]:
             model, task, mode = cell.split("/")
             spec = ident["tasks"][task]
