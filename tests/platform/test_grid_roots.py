@@ -102,7 +102,7 @@ def test_a_second_grid_leaves_the_first_one_built(tmp_path):
     assert done.returncode == 0, done.stderr[-3000:]
     (folder,) = (tmp_path / "results/grids").iterdir()
     assert folder.name.startswith("medcalc_paper@")
-    assert "official-format file (2 rows scored)" in (
+    assert "official-format file (rows scored: 2 rows per mode)" in (
         folder / "tables/medcalc_table2.md").read_text()
     assert (tmp_path / "data/grids" / folder.name / "derived/medcalc/examples.jsonl").is_file()
     # one generation cache serves both grids (keyed by full generation identity)

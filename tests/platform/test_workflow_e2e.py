@@ -284,7 +284,7 @@ def test_real_data_switch_runs_the_oracle_on_every_row(tmp_path):
         assert official == summary["summary"]["robust"]["overall"]["correct"]
         assert official == agreement  # the oracle is the calculators: it scores what verify finds
     table = (results / "tables/medcalc_table2.md").read_text()
-    assert "official-format file (1047 rows scored)" in table
+    assert "official-format file (rows scored: 1047 rows per mode)" in table
     assert "Labels: the dataset's Ground Truth Answer" in table
 
     # Recomputed labels: only scoring and the table re-run, and the oracle is then perfect.
