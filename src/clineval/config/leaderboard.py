@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any
 
 from clineval.benchmarks import get_benchmark
 from clineval.benchmarks.base.headline import LeaderboardColumn, overlap
-from clineval.config.schema.check import SettingError, check_section
+from clineval.benchmarks.base.schema import SettingError, check_section
 from clineval.config.schema.tables import ColumnOverride
 from clineval.errors import ConfigError
 from clineval.io import Record

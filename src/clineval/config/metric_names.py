@@ -17,7 +17,7 @@ from typing import Any
 
 from clineval.benchmarks import get_benchmark
 from clineval.benchmarks.base.headline import Metric, declaration_clash, names_any, valid
-from clineval.config.schema.check import SettingError
+from clineval.benchmarks.base.schema import SettingError
 from clineval.errors import ConfigError
 from clineval.figures.spec import FROM_STATS
 

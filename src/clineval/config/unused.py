@@ -16,7 +16,7 @@ from __future__ import annotations
 import dataclasses
 from typing import TYPE_CHECKING, Any
 
-from clineval.config.schema.check import hints, join_key, optional_type
+from clineval.benchmarks.base.schema import hints, join_key, optional_type
 from clineval.config.schema.tasks import task_schema
 
 if TYPE_CHECKING:

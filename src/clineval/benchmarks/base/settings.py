@@ -14,18 +14,39 @@ the names the code implements (a registry or a mapping), never a copied list; ``
 says when a setting is read at all (an official file's path: only with ``source: official``),
 and where it is not, the composed config holds null instead (:mod:`clineval.config.unused`), so
 that no identity depends on it.
+
+A benchmark reads its settings through the same schema, never as a plain mapping with its
+defaults written again: :func:`task_settings` (a task's own keys) and :func:`read` (any section,
+a table's say) check a section once and give an instance of its dataclass, read-only, each
+value of its field's type, each default the schema's.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import importlib
+import types
+import typing
 from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass, field, make_dataclass
-from typing import Any
+from functools import cache
+from typing import Any, TypeVar
 
 from omegaconf import MISSING
 
-__all__ = ["MISSING", "OFFICIAL", "Exemplars", "TaskSchema", "by_mode_table", "setting"]
+from clineval.benchmarks.base.schema import (
+    SettingError,
+    check_section,
+    hints,
+    join_key,
+    message,
+)
+from clineval.errors import ConfigError
+
+__all__ = ["MISSING", "OFFICIAL", "Exemplars", "HeldOut", "TaskSchema", "by_mode_table", "read", "setting",
+           "task_settings"]
+
+T = TypeVar("T")
 
 #: Choices as given: the names themselves, or a function returning them (read when checked).
 Choices = Collection[Any] | Callable[[], Collection[Any]]
@@ -71,6 +92,14 @@ class Exemplars:
     count: int | None = setting(None, ge=0)
 
 
+@dataclass
+class HeldOut(Exemplars):
+    """``exemplars`` held out of the test examples by seeded rank (``StandardBenchmark.derive``):
+    ``seed`` picks which."""
+
+    seed: int = 0
+
+
 def by_mode_table(name: str, benchmark: str, default: str = "accuracy") -> type:
     """The keys of a by-mode table layout ``name`` (the default table,
     :mod:`clineval.tables.by_mode`): ``metrics``, any headline metric the module ``benchmark``'s
@@ -90,3 +119,90 @@ def by_mode_table(name: str, benchmark: str, default: str = "accuracy") -> type:
     ])
     schema.__doc__ = f"``{name}``: the headline metrics by model and prompting mode."
     return schema
+
+
+def read(schema: type[T], section: Mapping[str, Any] | None, where: str) -> T:
+    """The typed settings of ``section`` (found at ``where``, a dotted key; null: empty): an
+    instance of ``schema`` whose fields cannot be reassigned, each value of its field's type
+    (``"3"`` for an ``int`` as 3, a list as a tuple), an absent key as the schema's default,
+    and a nested section read the same way (absent or null: its defaults, where it has one for
+    every key). ConfigError names the first setting the schema refuses."""
+    given = {} if section is None else section
+    try:
+        check_section(schema, given, where)
+    except SettingError as err:
+        raise ConfigError(message(err)) from None
+    return _build(schema, given, where)
+
+
+def task_settings(schema: TaskSchema, task: Mapping[str, Any], where: str = "task") -> Any:
+    """:func:`read` of the keys of ``task`` its benchmark's schema declares (``TASK`` of its
+    ``settings.py``: ``data``, ``exemplars``, ``scoring`` ...); the keys every task has are
+    the platform's, checked with the plan."""
+    declared = schema if isinstance(schema, type) else schema(task)
+    own = {f.name for f in dataclasses.fields(declared)}
+    return read(declared, {k: v for k, v in task.items() if k in own}, where)
+
+
+def _build(schema: type[T], section: Mapping[str, Any], where: str) -> T:
+    values: dict[str, Any] = {}
+    for f in dataclasses.fields(schema):
+        tp = hints(schema)[f.name]
+        if section.get(f.name) is not None:
+            values[f.name] = _typed(tp, section[f.name], join_key(where, f.name))
+        elif _defaults_only(tp):
+            values[f.name] = _build(_inner(tp), {}, join_key(where, f.name))
+        elif f.name in section:
+            values[f.name] = None
+    built = schema(**values)
+    if not schema.__dataclass_params__.frozen:  # type: ignore[attr-defined]
+        built.__class__ = _read_only(schema)
+    return built
+
+
+def _inner(tp: Any) -> Any:
+    """``tp`` without ``None``."""
+    if typing.get_origin(tp) in (typing.Union, types.UnionType):
+        args = [a for a in typing.get_args(tp) if a is not type(None)]
+        return args[0] if len(args) == 1 else tp
+    return tp
+
+
+def _defaults_only(tp: Any) -> bool:
+    """Whether ``tp`` is a section whose every key has a default (null reads as those)."""
+    inner = _inner(tp)
+    return dataclasses.is_dataclass(inner) and all(
+        f.default not in (MISSING, dataclasses.MISSING)
+        or f.default_factory is not dataclasses.MISSING
+        for f in dataclasses.fields(inner))
+
+
+def _typed(tp: Any, value: Any, where: str) -> Any:
+    """``value`` (checked against ``tp``) as a value of ``tp``."""
+    inner = _inner(tp)
+    origin = typing.get_origin(inner)
+    if value is None or inner is Any or origin in (typing.Union, types.UnionType):
+        return value
+    if dataclasses.is_dataclass(inner):
+        return _build(inner, value, where)  # type: ignore[arg-type]
+    if origin is list:
+        return tuple(_typed(typing.get_args(inner)[0], v, f"{where}[{i}]")
+                     for i, v in enumerate(value))
+    if origin is dict:
+        return {k: _typed(typing.get_args(inner)[1], v, join_key(where, k))
+                for k, v in value.items()}
+    if inner is bool and isinstance(value, str):
+        return value.lower() in ("true", "yes", "on", "1")
+    return inner(value) if inner in (int, float, bool, str) else value
+
+
+@cache
+def _read_only(schema: type) -> type:
+    """``schema`` whose instances refuse to have a field reassigned or deleted."""
+
+    def refuse(self: Any, name: str, *value: Any) -> None:
+        raise dataclasses.FrozenInstanceError(f"settings are read-only: cannot set {name!r}")
+
+    return type(schema.__name__, (schema,), {
+        "__setattr__": refuse, "__delattr__": refuse, "__qualname__": schema.__qualname__,
+        "__module__": schema.__module__, "__doc__": schema.__doc__})

@@ -29,7 +29,7 @@ import importlib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from clineval.benchmarks.base import (
     DeclaredAggregates,
@@ -43,6 +43,7 @@ from clineval.benchmarks.base.exemplars import exemplar_count, hold_out, shown_e
 from clineval.benchmarks.base.headline import LeaderboardColumn, Metric
 from clineval.benchmarks.base.prompts import fill
 from clineval.benchmarks.base.reading import Reading, standard
+from clineval.benchmarks.base.settings import task_settings
 from clineval.benchmarks.base.sources import demo_or_official, require
 from clineval.errors import ConfigError
 from clineval.io import Record
@@ -124,6 +125,12 @@ class StandardBenchmark(DeclaredAggregates):
         """The package's ``TITLE`` (the benchmark's name for people)."""
         return str(importlib.import_module(type(self).__module__.rpartition(".")[0]).TITLE)
 
+    def settings(self, task: Record) -> Any:
+        """The task's own settings, typed (:func:`.settings.task_settings` with the ``TASK``
+        schema of the package's ``settings.py``): ``self.settings(task).data.demo.n``."""
+        module = importlib.import_module(type(self).__module__.rpartition(".")[0] + ".settings")
+        return task_settings(module.TASK, task)
+
     # --- data ---------------------------------------------------------------------------
 
     def source_files(self, task: Record, data_root: Path, task_name: str) -> dict[str, Path]:
@@ -156,7 +163,7 @@ class StandardBenchmark(DeclaredAggregates):
         examples = self.read_examples(task, sources)
         if not count:
             return examples, []
-        return hold_out(examples, count, int((task.get("exemplars") or {}).get("seed", 0)))
+        return hold_out(examples, count, self.settings(task).exemplars.seed)
 
     # --- prompts ------------------------------------------------------------------------
 

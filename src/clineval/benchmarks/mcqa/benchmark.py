@@ -29,8 +29,8 @@ class McqaBenchmark(StandardBenchmark):
                                     "accuracy", scale=100, about="Medical MCQA accuracy")
 
     def write_demo(self, task: Record, sources: dict[str, Path]) -> None:
-        demo = task["data"].get("demo") or {}
-        questions = synthetic.generate(int(demo.get("n", 16)), int(demo.get("seed", 0)))
+        demo = self.settings(task).data.demo
+        questions = synthetic.generate(demo.n, demo.seed)
         formats.write_questions(questions, sources["questions"])
 
     def read_examples(self, task: Record, sources: dict[str, Path]) -> list[Record]:

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from clineval.benchmarks.base.settings import (
     MISSING,
     OFFICIAL,
-    Exemplars,
+    HeldOut,
     by_mode_table,
     setting,
 )
@@ -29,14 +29,9 @@ class Data:
 
 
 @dataclass
-class McqaExemplars(Exemplars):
-    seed: int = 0  # which questions are held out as exemplars
-
-
-@dataclass
 class Task:
     data: Data = MISSING
-    exemplars: McqaExemplars | None = None
+    exemplars: HeldOut | None = None  # seed: which questions are held out
 
 
 TASK = Task

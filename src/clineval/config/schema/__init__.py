@@ -17,7 +17,8 @@ from pathlib import Path
 from typing import Any
 
 from clineval.config.presets import PRESET_KEY
-from clineval.config.schema.check import NO_VALUE, SettingError, check_section, join_key
+from clineval.benchmarks.base import schema
+from clineval.benchmarks.base.schema import SettingError, check_section, join_key
 from clineval.config.schema.grid import Grid, Mode, Root
 from clineval.config.schema.models import model_schema
 from clineval.config.schema.origin import Origins
@@ -33,9 +34,7 @@ __all__ = ["SettingError", "check_model", "check_settings", "check_task", "messa
 
 def message(err: SettingError, origins: Origins | None = None) -> str:
     """``<key>[=<value>]: <problem> (from <origin>); <what is valid>``."""
-    head = err.key if err.value is NO_VALUE else f"{err.key}={err.value!r}"
-    origin = f" (from {origins.of(err.key)})" if origins is not None else ""
-    return f"{head}: {err.problem}{origin}" + (f"; {err.valid}" if err.valid else "")
+    return schema.message(err, origins.of(err.key) if origins is not None else None)
 
 
 #: The sections of a model that generates: a baseline or recorded outputs has none.

@@ -1,4 +1,5 @@
-"""Check one config section against its dataclass schema.
+"""Check one config section against its dataclass schema (the plan's check of every section,
+:mod:`clineval.config.schema`, and a benchmark's reading of its own: :func:`.settings.read`).
 
 A schema is a structured config as OmegaConf declares one (a dataclass: typed fields, a
 ``MISSING`` default for a required key); its fields' metadata adds choices and ranges
@@ -38,6 +39,13 @@ class SettingError(Exception):
     problem: str
     valid: str
     value: Any = NO_VALUE
+
+
+def message(err: SettingError, origin: str | None = None) -> str:
+    """``<key>[=<value>]: <problem> (from <origin>); <what is valid>``."""
+    head = err.key if err.value is NO_VALUE else f"{err.key}={err.value!r}"
+    return (f"{head}: {err.problem}" + (f" (from {origin})" if origin else "")
+            + (f"; {err.valid}" if err.valid else ""))
 
 
 def join_key(where: str, key: Any) -> str:
