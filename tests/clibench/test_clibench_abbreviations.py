@@ -69,7 +69,7 @@ def test_the_careful_reading_matches_the_written_out_text():
 def test_the_abbreviations_setting_is_a_boolean():
     assert scoring.settings({})["abbreviations"] is True
     with pytest.raises(ConfigError, match=r"scoring\.abbreviations"):
-        scoring.settings({"abbreviations": "yes"})
+        scoring.settings({"abbreviations": "maybe"})
 
 
 @pytest.mark.parametrize(("item", "title", "expected"), [

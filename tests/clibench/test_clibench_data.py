@@ -90,7 +90,7 @@ def test_diagnosis_targets_drop_icd9_and_unknown_codes(layout):
     invalid = set(codes.loc[codes["icd_code"] == NOT_IN_FY2021, "hadm_id"].astype(int))
     assert icd9 and invalid
     admissions = cases._admissions(sources(layout))
-    gold, _ = cases.targets("diagnoses", cases.DEFAULTS, sources(layout), admissions,
+    gold, _ = cases.targets("diagnoses", cases.data_settings({}), sources(layout), admissions,
                             set(admissions.index))
     assert not (set(gold) & (icd9 | invalid))
     assert any("I10" in g for g in gold.values()) or any("S72.001A" in g for g in gold.values())

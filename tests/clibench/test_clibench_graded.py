@@ -179,7 +179,7 @@ def test_fixture_is_complete_and_well_formed(demo: Path) -> None:
 
 
 def test_the_careful_reading_agrees_with_the_grades(demo: Path) -> None:
-    floor = scoring.DEFAULTS["threshold"]
+    floor = scoring.settings(None)["threshold"]
     count, found = misses(demo, floor)
     agreement = 1 - len(found) / count
     assert sorted(found) == sorted(DISAGREEMENTS), found
@@ -188,7 +188,7 @@ def test_the_careful_reading_agrees_with_the_grades(demo: Path) -> None:
 
 def test_issue_34_target(demo: Path) -> None:
     """Issue 34: at least 40 real outputs, the careful reading agreeing on 98 % of them."""
-    count, found = misses(demo, scoring.DEFAULTS["threshold"])
+    count, found = misses(demo, scoring.settings(None)["threshold"])
     assert len(_outputs()) >= MINIMUM_OUTPUTS
     assert 1 - len(found) / count >= ISSUE_AGREEMENT, f"{len(found)} of {count}: {found}"
 

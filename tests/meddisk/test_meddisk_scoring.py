@@ -121,12 +121,13 @@ def test_similarities_none_rules_and_numeric_exact_match():
                                  (items, none, "declarative", "zh"),
                                  (three, three_ref, "numeric", "zh"),
                                  (extract.Answer(False, "x", number=None), three_ref, "numeric",
-                                  "zh")], task()["scoring"])
+                                  "zh")], scoring.settings_of(task()))
     assert sims[0] == {"bleu_1": 1.0, "rouge_1": 1.0, "cosine": 1.0}
     assert sims[1] == sims[2] == {"bleu_1": 0.0, "rouge_1": 0.0, "cosine": 0.0}
     assert sims[3] == {"bleu_1": 1.0, "rouge_1": 1.0, "cosine": 1.0}
     assert sims[4]["cosine"] == 0.0
-    assert scoring.grade(sims[3], "numeric", {}) == {"bleu_1": 2, "rouge_1": 2, "cosine": 2}
+    assert scoring.grade(sims[3], "numeric", scoring.settings_of({})) == {
+        "bleu_1": 2, "rouge_1": 2, "cosine": 2}
 
 
 def test_paper_example_skin_vs_bone_marrow():

@@ -16,8 +16,8 @@ and where it is not, the composed config holds null instead (:mod:`clineval.conf
 that no identity depends on it.
 
 A benchmark reads its settings through the same schema, never as a plain mapping with its
-defaults written again: :func:`task_settings` (a task's own keys) and :func:`read` (any section,
-a table's say) check a section once and give an instance of its dataclass, read-only, each
+defaults written again: :func:`read_own` (a task's or a table's own keys) and :func:`read` (any
+section) check a section once and give an instance of its dataclass, read-only, each
 value of its field's type, each default the schema's.
 """
 
@@ -43,8 +43,17 @@ from clineval.benchmarks.base.schema import (
 )
 from clineval.errors import ConfigError
 
-__all__ = ["MISSING", "OFFICIAL", "Exemplars", "HeldOut", "TaskSchema", "by_mode_table", "read", "setting",
-           "task_settings"]
+__all__ = [
+    "MISSING",
+    "OFFICIAL",
+    "Exemplars",
+    "HeldOut",
+    "TaskSchema",
+    "by_mode_table",
+    "read",
+    "read_own",
+    "setting",
+]
 
 T = TypeVar("T")
 
@@ -135,13 +144,14 @@ def read(schema: type[T], section: Mapping[str, Any] | None, where: str) -> T:
     return _build(schema, given, where)
 
 
-def task_settings(schema: TaskSchema, task: Mapping[str, Any], where: str = "task") -> Any:
-    """:func:`read` of the keys of ``task`` its benchmark's schema declares (``TASK`` of its
-    ``settings.py``: ``data``, ``exemplars``, ``scoring`` ...); the keys every task has are
-    the platform's, checked with the plan."""
-    declared = schema if isinstance(schema, type) else schema(task)
+def read_own(schema: TaskSchema, section: Mapping[str, Any], where: str) -> Any:
+    """:func:`read` of the keys of ``section`` that ``schema`` declares: a task's own keys
+    (``TASK`` of its benchmark's ``settings.py``, or the function of the task that picks it)
+    or a table's layout keys; the keys every task or table has are the platform's, checked
+    with the plan."""
+    declared = schema if isinstance(schema, type) else schema(section)
     own = {f.name for f in dataclasses.fields(declared)}
-    return read(declared, {k: v for k, v in task.items() if k in own}, where)
+    return read(declared, {k: v for k, v in section.items() if k in own}, where)
 
 
 def _build(schema: type[T], section: Mapping[str, Any], where: str) -> T:
@@ -152,6 +162,8 @@ def _build(schema: type[T], section: Mapping[str, Any], where: str) -> T:
             values[f.name] = _typed(tp, section[f.name], join_key(where, f.name))
         elif _defaults_only(tp):
             values[f.name] = _build(_inner(tp), {}, join_key(where, f.name))
+        elif f.name not in section and f.default_factory is not dataclasses.MISSING:
+            values[f.name] = _typed(tp, f.default_factory(), join_key(where, f.name))
         elif f.name in section:
             values[f.name] = None
     built = schema(**values)

@@ -43,7 +43,7 @@ from clineval.benchmarks.base.exemplars import exemplar_count, hold_out, shown_e
 from clineval.benchmarks.base.headline import LeaderboardColumn, Metric
 from clineval.benchmarks.base.prompts import fill
 from clineval.benchmarks.base.reading import Reading, standard
-from clineval.benchmarks.base.settings import task_settings
+from clineval.benchmarks.base.settings import read_own
 from clineval.benchmarks.base.sources import demo_or_official, require
 from clineval.errors import ConfigError
 from clineval.io import Record
@@ -126,10 +126,10 @@ class StandardBenchmark(DeclaredAggregates):
         return str(importlib.import_module(type(self).__module__.rpartition(".")[0]).TITLE)
 
     def settings(self, task: Record) -> Any:
-        """The task's own settings, typed (:func:`.settings.task_settings` with the ``TASK``
+        """The task's own settings, typed (:func:`.settings.read_own` with the ``TASK``
         schema of the package's ``settings.py``): ``self.settings(task).data.demo.n``."""
         module = importlib.import_module(type(self).__module__.rpartition(".")[0] + ".settings")
-        return task_settings(module.TASK, task)
+        return read_own(module.TASK, task, "task")
 
     # --- data ---------------------------------------------------------------------------
 

@@ -126,10 +126,9 @@ class CliBenchBenchmark(StandardBenchmark):
     def write_demo(self, task: Record, sources: dict[str, Path]) -> None:
         from clineval.mimic.synthetic_mimic4 import Layout, write_mimic4
 
-        demo = task["data"].get("demo") or {}
+        demo = self.settings(task).data.demo
         root = sources["admissions"].parent.parent
-        write_mimic4(Layout(root), int(demo.get("admissions", 40)), int(demo.get("seed", 0)),
-                     int(demo.get("labs_per_admission", 14)))
+        write_mimic4(Layout(root), demo.admissions, demo.seed, demo.labs_per_admission)
         absent = sorted(str(p) for p in sources.values() if not p.is_file())
         if absent:
             raise ValueError(f"the CliBench demo writer did not write {', '.join(absent)}")

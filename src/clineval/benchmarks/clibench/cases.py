@@ -11,6 +11,7 @@ admission's diagnoses.
 
 from __future__ import annotations
 
+import dataclasses
 from collections import Counter, defaultdict
 from dataclasses import dataclass
 from functools import cache
@@ -19,6 +20,7 @@ from pathlib import Path
 import pandas as pd
 
 from clineval.benchmarks.base.exemplars import pick
+from clineval.benchmarks.base.settings import read, read_own
 from clineval.errors import ConfigError, DataError
 from clineval.io import Record
 from clineval.metrics.ontologies import atc, icd10cm, loinc
@@ -28,18 +30,7 @@ from clineval.mimic.first_batch import first_batch
 from clineval.mimic.mimic4 import integers, read_chunks, read_table, times, unique
 
 from . import sampling
-
-#: Data settings and their defaults (the paper's choices; ``code``: the public code's).
-DEFAULTS: Record = {
-    "first_batch": "paper",       # paper: first timestamp within 24 h | code: 2 h or 24 h rule
-    "record": "sections",         # sections (whole sections) | paragraphs (the code's cleaning)
-    "profile": "paper",           # paper: age at admission, language | code: anchor_age,
-                                  # admission_location
-    "history": True,              # the previous admission's diagnoses (diagnoses only)
-    "radiology": "findings",      # findings: indication and findings | full report
-    "lab_values": "all",          # all results | numeric (the code drops text-only results)
-    "lab_codes": "loinc",         # loinc: itemids mapped to LOINC | itemid: the itemids (code)
-}
+from .settings import Derivation, Sample
 
 
 @dataclass(frozen=True)
@@ -259,14 +250,8 @@ def _previous(admissions: pd.DataFrame, hadm: int) -> int | None:
 
 
 def data_settings(data: Record) -> Record:
-    merged = {**DEFAULTS, **{k: data[k] for k in DEFAULTS if k in data}}
-    for key, allowed in (("first_batch", ("paper", "code")), ("record", ("sections",
-                         "paragraphs")), ("profile", ("paper", "code")),
-                         ("radiology", ("findings", "full")), ("lab_values", ("all", "numeric")),
-                         ("lab_codes", ("loinc", "itemid"))):
-        if merged[key] not in allowed:
-            raise ConfigError(f"data.{key}={merged[key]!r}; use {' or '.join(allowed)}")
-    return merged
+    """How cases are built (``Derivation``'s keys of ``data``, each default the schema's)."""
+    return dataclasses.asdict(read_own(Derivation, data, "data"))
 
 
 def derive(kind: str, data: Record, sources: Sources, n_exemplars: int
@@ -280,9 +265,9 @@ def derive(kind: str, data: Record, sources: Sources, n_exemplars: int
     branch = sorted(gold)
     services, units = _strata(sources, set(branch))
     labels = sampling.labels(kind, gold, sources.files.get("loinc_hierarchy"))
-    sample = data.get("sample") or {}
-    seed = int(sample.get("seed", 0))
+    sample = data.get("sample")
     chosen = sampling.select(branch, labels, services, units, sample, kind)
+    seed = read(Sample, sample, "data.sample").seed
     eval_subjects = {int(admissions.at[h, "subject"]) for h in chosen}
     pool = [h for h in branch if int(admissions.at[h, "subject"]) not in eval_subjects]
     picked = [int(r["id"].split("-")[1]) for r in pick(

@@ -17,7 +17,7 @@ from clineval.io import Record, read_jsonl
 
 from . import kinds
 from .pools import EMBEDDINGS
-from .scoring import DEFAULTS, Scorer, settings
+from .scoring import Scorer, settings
 
 #: The dictionary file ``--titles`` stands for, per task.
 TITLE_ROLE = {"diagnoses": "d_icd_diagnoses", "procedures": "d_icd_procedures",
@@ -39,13 +39,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="LOINC ComponentHierarchyBySystem.csv (labs: required)")
     parser.add_argument("--lab-loinc-map", type=Path,
                         help="itemid -> LOINC map in mimic-code's d_labitems_to_loinc.csv format")
-    parser.add_argument("--threshold", type=float, default=DEFAULTS["threshold"],
+    parser.add_argument("--threshold", type=float, default=settings(None)["threshold"],
                         help="the similarity floor: lowest cosine of an embedding match "
                         "(default: %(default)s; -1: none, the paper's nearest title always)")
     parser.add_argument("--keep-abbreviations", action="store_true",
                         help="labs: match an item as written; by default the careful reading "
                         "writes out test abbreviations first (ALP: Alkaline Phosphatase)")
-    parser.add_argument("--empty", choices=("zero", "drop"), default=DEFAULTS["empty"],
+    parser.add_argument("--empty", choices=("zero", "drop"), default=settings(None)["empty"],
                         help="an answer without codes: zero predictions (paper) or dropped "
                         "(public code)")
     parser.add_argument("--atc-levels", choices=("paper", "code"), default="paper")
@@ -55,13 +55,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--parsing", choices=("paper", "code"), default="paper",
                         help="item splitting and explicit codes: the project's (paper) or the "
                         "public scorer's (code: dotted ICD-10-CM-like codes only)")
-    parser.add_argument("--coarse", choices=("reach", "self"), default=DEFAULTS["coarse"],
+    parser.add_argument("--coarse", choices=("reach", "self"), default=settings(None)["coarse"],
                         help="a coarse code (ATC level 3, an ICD-10-CM category with children) "
                         "at finer levels: absent (reach) or itself, a miss (self: public code)")
     parser.add_argument("--final-answer", action="store_true",
                         help="the answers come from the chain-of-thought prompt: read what "
                         "follows the last 'Final answer:' line")
-    parser.add_argument("--encoder", default=DEFAULTS["encoder"],
+    parser.add_argument("--encoder", default=settings(None)["encoder"],
                         help="sentence encoder: bundled-minilm or a local model directory")
     parser.add_argument("--title-embeddings", type=Path, help=(
         "the candidate titles' embeddings as the workflow stored them "
@@ -111,7 +111,7 @@ def run(args: argparse.Namespace) -> int:
         "abbreviations": not args.keep_abbreviations,
         "atc_levels": args.atc_levels, "loinc_leaf": args.loinc_leaf, "parsing": args.parsing,
         "lab_codes": args.lab_codes, "coarse": args.coarse}
-    gold = read_gold(args.gold, args.task, settings_given)
+    gold = read_gold(args.gold, args.task, settings(settings_given))
     ids = [row["id"] for row in gold]
     outputs = read_outputs(args.predictions, ids)
     files = {role: path for role, path in (

@@ -44,7 +44,7 @@ ITEMID = CodeSystem("MIMIC-IV itemid", re.compile(r"\b\d{5,6}\b"),
 
 def system(kind_name: str, scoring: Record) -> CodeSystem:
     """The code system answers are parsed in (labs under ``lab_codes: itemid``: itemids)."""
-    if kind_name == "labs" and scoring.get("lab_codes", "loinc") == "itemid":
+    if kind_name == "labs" and scoring["lab_codes"] == "itemid":
         return ITEMID
     return kind(kind_name).system
 
@@ -59,7 +59,7 @@ def levels(kind_name: str, scoring: Record, hierarchy: Path | None) -> list[tupl
     """The level functions of a task under its scoring settings."""
     match kind_name:
         case "diagnoses":
-            return icd10cm.levels(scoring.get("coarse", "reach"))
+            return icd10cm.levels(scoring["coarse"])
         case "procedures":
             return icd10pcs.levels()
         case "labs":
@@ -69,12 +69,12 @@ def levels(kind_name: str, scoring: Record, hierarchy: Path | None) -> list[tupl
                     "LOINC release's ComponentHierarchyBySystem.csv (licensed: loinc.org)"
                 )
             tree = loinc.read_hierarchy(hierarchy)
-            if scoring.get("lab_codes", "loinc") == "itemid":
-                return tree.fallback_levels(scoring.get("loinc_leaf", "parent"))
-            return tree.levels(scoring.get("loinc_leaf", "term"))
+            if scoring["lab_codes"] == "itemid":
+                return tree.fallback_levels(scoring["loinc_leaf"])
+            return tree.levels(scoring["loinc_leaf"])
         case "prescriptions":
-            choice = scoring.get("atc_levels", "paper")
+            choice = scoring["atc_levels"]
             if choice not in ATC_LEVELS:
                 raise ConfigError(f"scoring.atc_levels={choice!r}; use paper or code")
-            return atc.levels(ATC_LEVELS[choice], scoring.get("coarse", "reach"))
+            return atc.levels(ATC_LEVELS[choice], scoring["coarse"])
     raise ConfigError(f"CliBench task {kind_name!r}; tasks: {', '.join(KINDS)}")

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from clineval.benchmarks.base.exemplars import rank
+from clineval.benchmarks.base.settings import read
 from clineval.metrics.ontologies import atc, icd10cm, icd10pcs, loinc
 
 #: The paper's K per label value (spec §8) and minimum per service / care unit.
@@ -44,11 +45,14 @@ def _by_rank(hadms: list[int], seed: int) -> list[int]:
 
 def select(branch: list[int], label_of: Mapping[int, set[str]],
            services: Mapping[int, list[str]], units: Mapping[int, list[str]],
-           sample: Mapping[str, Any], kind: str) -> list[int]:
-    """The evaluated admissions, in seeded rank order."""
-    seed = int(sample.get("seed", 0))
-    k = int(sample.get("k") or PAPER_K[kind])
-    minimum = int(sample.get("min_per_stratum", PAPER_MIN_PER_STRATUM))
+           sample: Mapping[str, Any] | None, kind: str) -> list[int]:
+    """The evaluated admissions, in seeded rank order (``sample``: ``data.sample``)."""
+    from clineval.benchmarks.clibench.settings import Sample
+
+    settings = read(Sample, sample, "data.sample")
+    seed, k = settings.seed, settings.k or PAPER_K[kind]
+    minimum = (PAPER_MIN_PER_STRATUM if settings.min_per_stratum is None
+               else settings.min_per_stratum)
     ordered = _by_rank(list(branch), seed)
     chosen: dict[int, None] = {}
     values = sorted({v for h in ordered for v in label_of.get(h, set())})
@@ -64,8 +68,7 @@ def select(branch: list[int], label_of: Mapping[int, set[str]],
                 chosen[hadm] = None
                 have += 1
     result = _by_rank(list(chosen), seed)
-    limit = sample.get("limit")
-    return result[: int(limit)] if limit is not None else result
+    return result[: settings.limit] if settings.limit is not None else result
 
 
 def simple_race(race: str) -> str:

@@ -14,6 +14,7 @@ predicts one of them: the one that agrees with the admission's gold codes at the
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from collections import Counter
 from collections.abc import Mapping, Sequence
@@ -23,11 +24,11 @@ from pathlib import Path
 from typing import Any
 
 from clineval.benchmarks.base import literal_rows
-from clineval.errors import ConfigError
+from clineval.benchmarks.base.settings import read
 from clineval.io import Record
 from clineval.metrics import aggregate, hierarchical
 from clineval.metrics.code_mapping import Item, Mapper, codes_of
-from clineval.metrics.embedding import BUNDLED, encoder_name
+from clineval.metrics.embedding import encoder_name
 from clineval.metrics.ontologies import icd10cm
 
 from . import abbreviations, kinds, pools
@@ -36,29 +37,10 @@ from .opposites import opposite
 
 #: The micro scores a level reports (its headline numbers).
 MICRO = ("precision", "recall", "f1")
-#: Scoring settings and their defaults (the paper's definitions).
-DEFAULTS: Record = {
-    "empty": "zero",            # an answer without codes: zero predictions (paper) | drop (code)
-    # the similarity floor: the lowest cosine of an embedding match (None: always the nearest,
-    # the paper's literal reading); 0.5 from the hand-graded outputs (docs/clibench.md)
-    "threshold": 0.5,
-    # the careful reading writes out lab abbreviations before matching ("ALP": Alkaline
-    # Phosphatase; :mod:`.abbreviations`); False: the item as written, as the literal reading
-    "abbreviations": True,
-    "encoder": BUNDLED,
-    "atc_levels": "paper",      # prefix lengths 1/3/4/5 (paper) | 1/2/3/4 (code)
-    "loinc_leaf": "term",       # finest lab level: the LOINC term (paper) | its parent (code)
-    "parsing": "paper",         # item splitting and explicit codes: paper | code (dotted CM)
-    "lab_codes": "loinc",       # lab targets: LOINC through the itemid map | itemid (code)
-    "coarse": "reach",          # a coarse code at finer levels: absent (reach) | itself (code)
-}
 #: The files a task's scoring may read, by role (the title embeddings: derived from the others
 #: by :func:`write_title_embeddings`).
 FILE_ROLES = ("d_icd_diagnoses", "d_icd_procedures", "loinc_hierarchy", "lab_loinc_map",
               "d_labitems", "atc_titles", pools.EMBEDDINGS)
-#: Where the scoring files are (settings, resolved by :func:`scoring_files`).
-LOCATION_KEYS = ("source", "hosp", "loinc_hierarchy", "lab_loinc_map",
-                 "atc_titles")
 #: The roles each task's scoring reads.
 ROLES = {"diagnoses": ("d_icd_diagnoses",), "procedures": ("d_icd_procedures",),
          "labs": ("loinc_hierarchy", "lab_loinc_map", "d_labitems"),
@@ -359,34 +341,16 @@ def summary(scores: hierarchical.Scores, scorer: Scorer, mapping: dict[str, int]
         "mapping": mapping,
         "title_embeddings": embeddings,
         "final_answer": scorer.reasoning,
-        "settings": {k: scorer.settings[k] for k in sorted(DEFAULTS)} | {
+        "settings": {k: scorer.settings[k] for k in sorted(scorer.settings)} | {
             "encoder": encoder_name(scorer.settings["encoder"])},
         "ontology": icd10cm.version() if scorer.kind == "diagnoses" else None,
     }
 
 
 def settings(scoring: Record | None) -> Record:
-    """The task's scoring settings over the defaults; unknown keys are an error."""
-    given = dict(scoring or {})
-    known = {*DEFAULTS, *LOCATION_KEYS, "baselines"}
-    unknown = sorted(set(given) - known)
-    if unknown:
-        raise ConfigError(f"unknown CliBench scoring setting(s) {', '.join(unknown)}; known: "
-                          f"{', '.join(sorted(known))}")
-    merged = {**DEFAULTS, **{k: v for k, v in given.items() if k in DEFAULTS}}
-    if merged["empty"] not in hierarchical.EMPTY_POLICIES:
-        raise ConfigError(f"scoring.empty={merged['empty']!r}; use zero or drop")
-    if merged["lab_codes"] not in ("loinc", "itemid"):
-        raise ConfigError(f"scoring.lab_codes={merged['lab_codes']!r}; use loinc or itemid")
-    if merged["parsing"] not in ("paper", "code"):
-        raise ConfigError(f"scoring.parsing={merged['parsing']!r}; use paper or code")
-    if merged["coarse"] not in icd10cm.COARSE:
-        raise ConfigError(f"scoring.coarse={merged['coarse']!r}; use reach or self")
-    if merged["loinc_leaf"] not in ("term", "parent"):
-        raise ConfigError(f"scoring.loinc_leaf={merged['loinc_leaf']!r}; use term or parent")
-    if not isinstance(merged["abbreviations"], bool):
-        raise ConfigError(f"scoring.abbreviations={merged['abbreviations']!r}; use true or "
-                          "false")
-    if merged["threshold"] is not None:
-        merged["threshold"] = float(merged["threshold"])
-    return merged
+    """The task's scoring rules (``Rules``' keys of ``scoring``, each default the schema's;
+    settings.py); ConfigError names a setting the schema refuses."""
+    from .settings import Rules, Scoring
+
+    typed = read(Scoring, scoring, "scoring")
+    return {f.name: getattr(typed, f.name) for f in dataclasses.fields(Rules)}

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from clineval.benchmarks.base.settings import MISSING, OFFICIAL, Exemplars, setting
 from clineval.benchmarks.base.sources import SOURCE_KINDS
 from clineval.benchmarks.clibench.kinds import ATC_LEVELS, KINDS
+from clineval.metrics.embedding import BUNDLED
 from clineval.metrics.hierarchical import EMPTY_POLICIES
 from clineval.metrics.ontologies.icd10cm import COARSE
 
@@ -36,7 +37,23 @@ class Demo:
 
 
 @dataclass
-class Data:
+class Derivation:
+    """How a case is built from the MIMIC tables (``data``'s; cases.py)."""
+
+    # paper: the first timestamp within 24 h | code: the 2 h or 24 h rule
+    first_batch: str = setting("paper", choices=PAPER_OR_CODE)
+    # sections: whole sections | paragraphs: the public code's cleaning
+    record: str = setting("sections", choices=("sections", "paragraphs"))
+    # paper: age at admission, language | code: anchor_age, admission_location
+    profile: str = setting("paper", choices=PAPER_OR_CODE)
+    history: bool = True  # the previous admission's diagnoses (diagnoses only)
+    radiology: str = setting("findings", choices=("findings", "full"))  # or the full report
+    lab_values: str = setting("all", choices=("all", "numeric"))  # numeric: no text-only result
+    lab_codes: str = setting("loinc", choices=LAB_CODES)
+
+
+@dataclass
+class Data(Derivation):
     task: str = setting(MISSING, choices=KINDS, noun="CliBench tasks")
     source: str = setting("demo", choices=SOURCE_KINDS, noun="sources")
     hosp: str | None = setting(None, used_when=OFFICIAL)  # MIMIC-IV 2.2 hosp/
@@ -47,28 +64,33 @@ class Data:
     atc_titles: str | None = setting(None, used_when=OFFICIAL)
     sample: Sample | None = None
     demo: Demo | None = None
-    first_batch: str = setting("paper", choices=PAPER_OR_CODE)
-    record: str = setting("sections", choices=("sections", "paragraphs"))
-    profile: str = setting("paper", choices=PAPER_OR_CODE)
-    history: bool = True
-    radiology: str = setting("findings", choices=("findings", "full"))
-    lab_values: str = setting("all", choices=("all", "numeric"))
-    lab_codes: str = setting("loinc", choices=LAB_CODES)
 
 
 @dataclass
-class Scoring:
+class Rules:
+    """How answers are scored (``scoring``'s; scoring.py); the defaults: the paper's."""
+
+    # an answer without codes: zero predictions (paper) | dropped (code)
     empty: str = setting("zero", choices=EMPTY_POLICIES)
-    # the similarity floor: the lowest cosine of a match; null: none (the paper's literal reading)
+    # the similarity floor: the lowest cosine of a match; null: none (the paper's literal
+    # reading); 0.5 from the hand-graded outputs (docs/clibench.md)
     threshold: float | None = setting(0.5, ge=-1, le=1)
     # labs: write out test abbreviations ("ALP") before matching (the careful reading)
     abbreviations: bool = True
-    encoder: str | None = None  # a bundled encoder's name or a local model directory
+    encoder: str | None = BUNDLED  # a bundled encoder's name or a local model directory
+    # ATC prefix lengths 1/3/4/5 (paper) | 1/2/3/4 (code)
     atc_levels: str = setting("paper", choices=ATC_LEVELS)
+    # the finest lab level: the LOINC term (paper) | its parent (code)
     loinc_leaf: str = setting("term", choices=("term", "parent"))
+    # item splitting and explicit codes: paper | code (dotted ICD-10-CM)
     parsing: str = setting("paper", choices=PAPER_OR_CODE)
     lab_codes: str = setting("loinc", choices=LAB_CODES)
+    # a coarse code at finer levels: absent (reach) | itself (code)
     coarse: str = setting("reach", choices=COARSE)
+
+
+@dataclass
+class Scoring(Rules):
     # where scoring's files are (the data section's, by interpolation)
     source: str = setting("demo", choices=SOURCE_KINDS, noun="sources")
     hosp: str | None = setting(None, used_when=OFFICIAL)

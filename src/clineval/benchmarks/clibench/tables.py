@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from clineval.benchmarks.base.settings import read_own
 from clineval.errors import ConfigError
 from clineval.io import Record
 from clineval.metrics import hierarchical
@@ -17,6 +18,7 @@ from clineval.tables.format import SMOKE_MARK, fmt, smoke_note
 from clineval.tables.render import Block, Table, link, source
 
 from . import kinds
+from .settings import TABLES, Breakdown
 
 MODE_TITLES = {"zero_shot": "Zero-shot (the paper's setting)", "cot": "Zero-shot chain of thought",
                "one_shot": "One-shot (one exemplar admission from the training pool)"}
@@ -74,7 +76,7 @@ def build_table(spec: Record, cells: list[Record], notes: list[str]) -> Table:
     if layout == "clibench_breakdown":
         return breakdown_table(spec, cells, notes)
     columns = _columns(layout, spec)
-    decimals = int(spec.get("decimals", 2))
+    decimals = read_own(TABLES[layout], spec, "table").decimals
     blocks, records, smoke = [], [], []
     for mode in spec["modes"]:
         in_mode = [c for c in cells if c["mode"] == mode]
@@ -104,9 +106,8 @@ def build_table(spec: Record, cells: list[Record], notes: list[str]) -> Table:
 def breakdown_table(spec: Record, cells: list[Record], notes: list[str]) -> Table:
     """Average F1 over levels within each subgroup (``spec.group``: a key of the rows'
     ``groups``), pooled from the per-admission counts of the score rows."""
-    group = spec.get("group", "chapter")
-    decimals = int(spec.get("decimals", 2))
-    kind = spec.get("task_kind", "diagnoses")
+    layout = read_own(Breakdown, spec, "table")
+    group, decimals, kind = layout.group, layout.decimals, layout.task_kind
     chosen = [c for c in _task_of(cells, kind) if c["mode"] in spec["modes"]]
     values = sorted({str((r.get("groups") or {}).get(group, "unknown"))
                      for c in chosen for r in c.get("rows") or []})

@@ -16,6 +16,7 @@ import random
 from collections.abc import Callable
 from typing import Any
 
+from clineval.benchmarks.base.settings import read
 from clineval.benchmarks.clue.prompts import reference_text
 from clineval.io import Record
 
@@ -87,12 +88,15 @@ def paper(seed: int, examples: list[Record] | None, count: int | None) -> Callab
 
 
 def get(
-    name: str, settings: dict[str, Any], examples: list[Record] | None = None
+    name: str, settings: dict[str, Any] | None, examples: list[Record] | None = None
 ) -> Callable[[Record], str]:
-    """The baseline ``name``; the code pool of ``random_codes`` (and of ``paper`` on MeDiSumCode)
-    comes from ``examples``, the task's examples."""
-    seed = int(settings.get("seed", 0))
-    count = (settings.get("random_codes") or {}).get("count")
+    """The baseline ``name`` under the task's ``scoring.baselines`` ``settings``; the code pool
+    of ``random_codes`` (and of ``paper`` on MeDiSumCode) comes from ``examples``, the task's
+    examples."""
+    from clineval.benchmarks.clue.settings import Baselines
+
+    typed = read(Baselines, settings, "scoring.baselines")
+    seed, count = typed.seed, typed.random_codes.count
     if name == "paper":
         has_codes = examples and any(e["dataset"] == "medisumcode" for e in examples)
         return paper(seed, examples if has_codes else None, count)

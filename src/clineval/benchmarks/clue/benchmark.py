@@ -9,8 +9,9 @@ in the official formats into ``<data>/demo/<task>/``.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -37,6 +38,7 @@ from clineval.benchmarks.clue.aggregate import (
     headline_aggregates,
     summarize_rows,
 )
+from clineval.benchmarks.clue.datasets import DEMO_FILES, OPTIONS, PHYSIONET, SOURCES
 from clineval.benchmarks.clue.extract import ANSWERED
 from clineval.benchmarks.clue.reading import reading as row_reading
 from clineval.benchmarks.clue.synthetic_longhealth import write_longhealth
@@ -44,98 +46,10 @@ from clineval.errors import ConfigError
 from clineval.io import Record
 from clineval.metrics import copying
 from clineval.metrics.aggregate import Headline
-from clineval.metrics.embedding import BUNDLED, encoder_files
+from clineval.metrics.embedding import encoder_files
 from clineval.metrics.umls import configured_files
 from clineval.tables.render import Table
 
-
-@dataclass(frozen=True)
-class Source:
-    """One official file: the loader argument it feeds, what it is, where to get it, and the
-    least data-access tier its licence gives it (``credentialed``: PhysioNet's)."""
-
-    description: str
-    where: str
-    required: bool = True
-    tier: str = "public"
-
-
-#: The tier of the files PhysioNet's data use agreements cover (MIMIC and the data derived
-#: from it: MedNLI, Problem Summary, MeDiSumQA/Code).
-PHYSIONET = "credentialed"
-_LONGHEALTH = {
-    "path": Source("the LongHealth benchmark JSON (benchmark_v5.json)", longhealth.WHERE)
-}
-#: Per dataset: the loader's file arguments (the task's ``data`` settings of the same names).
-SOURCES: dict[str, dict[str, Source]] = {
-    "mednli": {
-        "test": Source("the MedNLI test split mli_test_v1.jsonl", loaders_mednli.WHERE,
-                       tier=PHYSIONET),
-        "train": Source("the MedNLI train or dev split (exemplars)", loaders_mednli.WHERE,
-                        required=False, tier=PHYSIONET),
-    },
-    "meqsum": {
-        "path": Source(
-            "the MeQSum workbook MeQSum_ACL2019_BenAbacha_Demner-Fushman.xlsx", loaders_meqsum.WHERE
-        )
-    },
-    "problem_summary": {
-        "test": Source(
-            "the task 1A test file BioNLP2023-1A-Test.csv", loaders_problem_summary.WHERE,
-            tier=PHYSIONET,
-        ),
-        "train": Source(
-            "the task 1A train file BioNLP2023-1A-Train.csv (exemplars)",
-            loaders_problem_summary.WHERE,
-            required=False,
-            tier=PHYSIONET,
-        ),
-    },
-    "longhealth_task1": _LONGHEALTH,
-    "longhealth_task2": _LONGHEALTH,
-    "longhealth_task3": _LONGHEALTH,
-    "medisumqa": {
-        "qa": Source("the MeDiSumQA question-answer file", loaders_medisum.QA_WHERE,
-                     tier=PHYSIONET),
-        "discharge": Source(
-            "MIMIC-IV-Note discharge.csv(.gz) (when the QA file carries no summary text)",
-            loaders_medisum.NOTE_WHERE,
-            required=False,
-            tier=PHYSIONET,
-        ),
-    },
-    "medisumcode": {
-        "code_json": Source(
-            "a MeDiSumCode JSON (hadm_id, text, icd_codes)",
-            "the CLUE authors' generation script run on your MIMIC-IV copy",
-            required=False,
-            tier=PHYSIONET,
-        ),
-        "discharge": Source("MIMIC-IV-Note discharge.csv(.gz)", loaders_medisum.NOTE_WHERE,
-                            tier=PHYSIONET),
-        "diagnoses_icd": Source("MIMIC-IV hosp/diagnoses_icd.csv(.gz)", loaders_medisum.HOSP_WHERE,
-                                tier=PHYSIONET),
-        "icd9_gem": Source(
-            "the ICD-9 to ICD-10 GEM file 2018_I9gem.txt (with icd9: map)",
-            loaders_medisum.GEM_WHERE,
-            required=False,
-        ),
-    },
-}
-#: Per dataset: the demo file of each loader argument (as ``synthetic.write_demo`` names them).
-DEMO_FILES: dict[str, dict[str, str]] = {
-    "mednli": {"test": "mli_test_v1.jsonl", "train": "mli_train_v1.jsonl"},
-    "meqsum": {"path": "MeQSum_ACL2019_BenAbacha_Demner-Fushman.xlsx"},
-    "problem_summary": {"test": "BioNLP2023-1A-Test.csv", "train": "BioNLP2023-1A-Train.csv"},
-    **{f"longhealth_task{i}": {"path": "benchmark_v5.json"} for i in (1, 2, 3)},
-    "medisumqa": {"qa": "medisumqa.json", "discharge": "discharge.csv"},
-    "medisumcode": {"discharge": "discharge.csv", "diagnoses_icd": "diagnoses_icd.csv"},
-}
-#: Per dataset: its other ``data`` settings and their defaults (the loader's keyword options).
-OPTIONS: dict[str, dict[str, Any]] = {
-    **{f"longhealth_task{i}": {"n_distractors": 10, "repeats": 1} for i in (1, 2, 3)},
-    "medisumcode": {"n": 500, "icd9": "exclude"},
-}
 #: LongHealth's demo may also set ``paragraphs`` (document length; the writer's default is 12).
 _LONGHEALTH_PARAGRAPHS = 12
 
@@ -151,26 +65,27 @@ def _dataset(task: Record) -> str:
     return task["data"]["dataset"]
 
 
-def _official(data: Record, dataset: str, task_name: str) -> dict[str, Path]:
-    """The configured official files; raises ``MissingSource`` for a required or absent one."""
+def _official(data: Any, dataset: str, task_name: str) -> dict[str, Path]:
+    """The configured official files (``data``: the task's typed ``data`` settings); raises
+    ``MissingSource`` for a required or absent one."""
     needed = dict(SOURCES[dataset])
     if dataset == "medisumcode":
-        if data.get("code_json") is not None:
+        if data.code_json is not None:
             needed = {"code_json": replace(needed["code_json"], required=True)}
         else:
             del needed["code_json"]
-            if data.get("icd9", "exclude") == "map":
+            if data.icd9 == "map":
                 needed["icd9_gem"] = replace(needed["icd9_gem"], required=True)
     return {
         name: require(
-            data.get(name),
+            getattr(data, name),
             task_name,
             source.description,
             source.where,
             f"tasks.{task_name}.data.{name}",
         )
         for name, source in needed.items()
-        if source.required or data.get(name) is not None
+        if source.required or getattr(data, name) is not None
     }
 
 
@@ -225,7 +140,7 @@ class ClueBenchmark(StandardBenchmark):
                        "exemplar's answer (docs/clue.md)")
 
     def source_files(self, task: Record, data_root: Path, task_name: str) -> dict[str, Path]:
-        data, dataset = task["data"], _dataset(task)
+        data, dataset = self.settings(task).data, _dataset(task)
         return demo_or_official(task, task_name, data_root, DEMO_FILES[dataset],
                                 lambda: _official(data, dataset, task_name))
 
@@ -237,12 +152,12 @@ class ClueBenchmark(StandardBenchmark):
 
     def write_demo(self, task: Record, sources: dict[str, Path]) -> None:
         dataset = _dataset(task)
-        demo = task["data"].get("demo") or {}
-        seed, size = int(demo.get("seed", 0)), demo.get("size")
+        demo = self.settings(task).data.demo
+        seed, size = demo.seed, demo.size
         out_dir = next(iter(sources.values())).parent
         if dataset.startswith("longhealth_"):
-            patients = synthetic.DEFAULT_SIZES["longhealth"] if size is None else int(size)
-            paragraphs = int(demo.get("paragraphs") or _LONGHEALTH_PARAGRAPHS)
+            patients = synthetic.DEFAULT_SIZES["longhealth"] if size is None else size
+            paragraphs = demo.paragraphs or _LONGHEALTH_PARAGRAPHS
             write_longhealth(sources["path"], patients, seed, paragraphs)
             return
         written = synthetic.write_demo(dataset, out_dir, seed=seed, size=size)
@@ -252,9 +167,9 @@ class ClueBenchmark(StandardBenchmark):
 
     def derive(self, task: Record, sources: dict[str, Path]) -> tuple[list[Record], list[Record]]:
         dataset = _dataset(task)
-        data = task["data"]
-        seed = int(data.get("seed", 0))
-        options = {k: data.get(k, v) for k, v in OPTIONS.get(dataset, {}).items()}
+        data = self.settings(task).data
+        seed = data.seed
+        options = {k: getattr(data, k) for k in OPTIONS.get(dataset, {})}
         if dataset.startswith("longhealth_"):
             examples, exemplars = longhealth.load_longhealth(
                 sources["path"], int(dataset[-1]), seed=seed, **options
@@ -264,8 +179,8 @@ class ClueBenchmark(StandardBenchmark):
             examples, exemplars = _LOADERS[dataset](
                 **sources, n_exemplars=count, seed=seed, **options
             )
-        if data.get("limit") is not None:
-            kept = {e["id"] for e in pick(examples, int(data["limit"]), seed)}
+        if data.limit is not None:
+            kept = {e["id"] for e in pick(examples, data.limit, seed)}
             examples = [e for e in examples if e["id"] in kept]
         return examples, exemplars
 
@@ -307,26 +222,25 @@ class ClueBenchmark(StandardBenchmark):
         return copying.shown_inputs(example.get("fields") or {}, user)
 
     def baseline(self, name: str, task: Record, examples: list[Record]) -> Callable[[Record], str]:
-        return baselines.get(name, (task.get("scoring") or {}).get("baselines") or {}, examples)
+        return baselines.get(name, (task.get("scoring") or {}).get("baselines"), examples)
 
     def scoring_inputs(self, task: Record, task_name: str, data_root: Path
                        ) -> dict[str, Path]:
         """The BERTScore encoder's files (and rescaling baseline) for the summarisation
         datasets; the UMLS linker's files when ``umls.linker_dir`` names them."""
         metrics = PAPER_METRICS[_dataset(task)]
-        settings = task.get("scoring") or {}
+        settings = self.settings(task).scoring
         files: dict[str, Path] = {}
         if "bertscore_f1" in metrics:
-            bert = settings.get("bertscore") or {}
+            bert = settings.bertscore
             try:
-                files |= encoder_files(bert.get("model") or BUNDLED)
+                files |= encoder_files(bert.model)
             except ValueError as err:
                 raise ConfigError(f"tasks.{task_name}.scoring.bertscore.model: {err}") from err
-            if bert.get("rescale_with_baseline") and bert.get("baseline_path"):
-                files["bertscore:baseline"] = Path(bert["baseline_path"])
-        umls = settings.get("umls") or {}
-        if "umls_f1" in metrics and umls.get("enabled", True):
-            files |= configured_files(umls)
+            if bert.rescale_with_baseline and bert.baseline_path:
+                files["bertscore:baseline"] = Path(bert.baseline_path)
+        if "umls_f1" in metrics and settings.umls.enabled:
+            files |= configured_files(dataclasses.asdict(settings.umls))
         return files
 
     def score(
@@ -377,7 +291,7 @@ class ClueBenchmark(StandardBenchmark):
         return found
 
     def table(self, spec: Record, cells: list[Record], tasks: dict[str, Record]) -> Table:
-        policies = {(t.get("scoring") or {}).get("missing_metric", "drop") for t in tasks.values()}
+        policies = {self.settings(t).scoring.missing_metric for t in tasks.values()}
         if len(policies) != 1:
             raise ConfigError(
                 f"the tasks of a CLUE table must share scoring.missing_metric, not {policies}"

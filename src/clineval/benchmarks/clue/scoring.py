@@ -1,6 +1,7 @@
 """Score CLUE outputs: extraction and metrics per example, the paper's metrics per dataset.
 
-All metric values are on a 0-100 scale. Task settings read (``task["scoring"]``), with defaults:
+All metric values are on a 0-100 scale. Task settings read (``task["scoring"]``; their defaults:
+settings.py, ``Scoring``):
 
 - ``rouge.use_stemmer``: false (as CLUE's evaluation, Hugging Face ``evaluate``'s rouge defaults)
 - ``bertscore``: ``model`` (``bundled-minilm`` or a local directory), ``num_layers`` (null: the
@@ -19,9 +20,11 @@ example sets the row's ``copied`` (docs/clue.md, "Copied text and readings").
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any
 
 from clineval.benchmarks.base import literal_rows
+from clineval.benchmarks.base.settings import read
 from clineval.benchmarks.clue.aggregate import PAPER_METRICS, dataset_summary, summarize_rows
 from clineval.benchmarks.clue.extract import (
     COPIED_EXAMPLE,
@@ -32,39 +35,38 @@ from clineval.benchmarks.clue.extract import (
     option_answer,
     replayed_answer,
 )
+from clineval.benchmarks.clue.settings import Scoring
 from clineval.metrics import codes, copying
-from clineval.metrics.bertscore import BertScoreSettings, bertscore_f1
+from clineval.metrics.bertscore import bertscore_f1
 from clineval.metrics.rouge import rouge_f1
 from clineval.metrics.umls import UmlsSettings, UmlsStatus, load, umls_f1
 
 SUMMARY_DATASETS = ("meqsum", "problem_summary", "medisumqa")
 
 
-def _settings(task: dict[str, Any]) -> dict[str, Any]:
-    """The task's scoring settings (the task's schema checks them)."""
-    return dict(task.get("scoring") or {})
+def _settings(task: dict[str, Any]) -> Scoring:
+    """The task's scoring settings, typed."""
+    return read(Scoring, task.get("scoring"), "scoring")
 
 
-def _umls(settings: dict[str, Any]) -> tuple[Any, UmlsStatus]:
-    umls = dict(settings.get("umls") or {})
-    if not umls.pop("enabled", True):
-        model = umls.get("spacy_model", UmlsSettings.spacy_model)
-        return None, UmlsStatus(False, "disabled by the setting umls.enabled", model)
-    return load(UmlsSettings.from_dict(umls))
+def _umls(settings: Scoring) -> tuple[Any, UmlsStatus]:
+    umls = settings.umls
+    if not umls.enabled:
+        return None, UmlsStatus(False, "disabled by the setting umls.enabled", umls.spacy_model)
+    return load(UmlsSettings(**{f.name: getattr(umls, f.name)
+                                for f in dataclasses.fields(UmlsSettings)}))
 
 
 def _score_summaries(
     rows: list[dict[str, Any]],
     predictions: list[str],
     references: list[str],
-    settings: dict[str, Any],
+    settings: Scoring,
     with_umls: bool,
 ) -> dict[str, Any]:
     """ROUGE, BERTScore and (Problem Summary, MeDiSumQA) UMLS F1 into ``rows``; the scorer info."""
-    stem = bool((settings.get("rouge") or {}).get("use_stemmer", False))
-    bert, info = bertscore_f1(
-        predictions, references, BertScoreSettings.from_dict(settings.get("bertscore"))
-    )
+    stem = settings.rouge.use_stemmer
+    bert, info = bertscore_f1(predictions, references, settings.bertscore)
     extractor, state = _umls(settings) if with_umls else (None, None)
     for row, prediction, reference, f1 in zip(rows, predictions, references, bert, strict=True):
         row["metrics"] = {**rouge_f1(prediction, reference, use_stemmer=stem), "bertscore_f1": f1}
@@ -162,7 +164,7 @@ def _score_dataset(
     dataset: str,
     examples: list[dict[str, Any]],
     outputs: dict[str, str],
-    settings: dict[str, Any],
+    settings: Scoring,
     prompts: dict[str, list[dict[str, str]] | None],
 ) -> tuple[list[dict[str, Any]], dict[str, Any]]:
     rows: list[dict[str, Any]] = []
@@ -171,7 +173,7 @@ def _score_dataset(
         rows = [_longhealth_row(e, outputs[e["id"]], prompts.get(e["id"])) for e in examples]
         return rows, dataset_summary(dataset, rows)
     if dataset == "medisumcode":
-        repeats = bool((settings.get("codes") or {}).get("count_repeats", False))
+        repeats = settings.codes.count_repeats
         rows = [_medisumcode_row(e, outputs[e["id"]], prompts.get(e["id"]), repeats)
                 for e in examples]
         return rows, dataset_summary(dataset, rows)

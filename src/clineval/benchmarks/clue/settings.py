@@ -15,6 +15,7 @@ from typing import Any
 from clineval.benchmarks.base.settings import MISSING, OFFICIAL, Exemplars, setting
 from clineval.benchmarks.base.sources import SOURCE_KINDS
 from clineval.benchmarks.clue.aggregate import LEVELS, MISSING_POLICIES
+from clineval.benchmarks.clue.datasets import OPTIONS, SOURCES
 from clineval.benchmarks.clue.loaders_medisum import ICD9_POLICIES
 from clineval.metrics.bertscore import BertScoreSettings
 from clineval.metrics.umls import UmlsSettings
@@ -27,8 +28,6 @@ _OPTION_CHECKS: dict[str, dict[str, Any]] = {
 
 
 def _datasets() -> list[str]:
-    from clineval.benchmarks.clue.benchmark import SOURCES
-
     return list(SOURCES)
 
 
@@ -100,8 +99,6 @@ class Task:
 @cache
 def _task_of(dataset: str) -> type:
     """The task schema of one dataset: its files and options in ``data``."""
-    from clineval.benchmarks.clue.benchmark import OPTIONS, SOURCES
-
     fields: list[Any] = [(name, str | None, setting(None, used_when=OFFICIAL))
                          for name in SOURCES[dataset]]
     for name, default in OPTIONS.get(dataset, {}).items():

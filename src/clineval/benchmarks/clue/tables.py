@@ -8,7 +8,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from clineval.benchmarks.base.settings import read_own
 from clineval.benchmarks.clue.aggregate import LEVELS, PARTS, check_policy, scores
+from clineval.benchmarks.clue.settings import Table3
 from clineval.tables.format import SMOKE_MARK, fmt, smoke_note
 from clineval.tables.render import Block, Table, link
 
@@ -115,11 +117,12 @@ def build_table(
     ``context_notes``.
     """
     check_policy(missing_metric)
-    levels = list(spec.get("levels") or COLUMNS)
+    layout = read_own(Table3, spec, "table")
+    levels = list(layout.levels or COLUMNS)
     unknown = [lv for lv in levels if lv not in COLUMNS]
     if unknown:
         raise ValueError(f"unknown CLUE table level(s) {unknown}; known: {', '.join(COLUMNS)}")
-    decimals = int(spec.get("decimals", 2))
+    decimals = layout.decimals
     columns = [c for level in levels for c in COLUMNS[level]]
     blocks: list[Block] = []
     records: list[dict[str, Any]] = []

@@ -37,19 +37,19 @@ def conventions(task: Record) -> Conventions:
 
 def _labels_note(task: Record, cells: list[Record]) -> str:
     """Which labels the table's scores used (``scoring.labels``), and how many rows."""
-    settings = task.get("scoring") or {}
-    source = settings.get("labels", "dataset")
+    settings = BENCHMARK.settings(task).scoring
+    source = settings.labels
     if source == "dataset":
         return "Labels: the dataset's Ground Truth Answer, Lower Limit and Upper Limit."
     if source == "file":
-        kept = ("dropped" if settings.get("missing_labels", "drop") == "drop"
+        kept = ("dropped" if settings.missing_labels == "drop"
                 else "kept with the dataset label")
         parts = sorted({
             f"{c['summary']['n']} rows scored ({c['summary']['labels']['not_applicable']} N/A, "
             f"{c['summary']['labels']['missing']} row(s) not in the file {kept})"
             for c in cells
         })
-        name = Path(str(settings.get("label_file"))).name
+        name = Path(str(settings.label_file)).name
         return (f"Labels: from the label file {name} ({cells[0]['summary']['labels']['layout']} "
                 f"layout), {'; '.join(parts)}; N/A rows count as correct only when the answer "
                 "abstains.")
@@ -129,13 +129,14 @@ class MedCalcBenchmark(StandardBenchmark):
         synthetic.write_csv(rows, sources["csv"])
 
     def derive(self, task: Record, sources: dict[str, Path]) -> tuple[list[Record], list[Record]]:
-        examples = read_test_csv(sources["csv"], str(task["data"].get("version", "1.0")))
-        settings = task.get("exemplars") or {}
-        if settings.get("source") == "official":
+        typed = self.settings(task)
+        examples = read_test_csv(sources["csv"], typed.data.version)
+        settings = typed.exemplars
+        if settings.source == "official":
             exemplars = read_exemplar_json(sources["exemplars"])
         else:
             ids = sorted({e["calculator_id"] for e in examples} & set(CALCULATORS))
-            raw = synthetic.generate_exemplars(ids, int(settings.get("seed", 1000)))
+            raw = synthetic.generate_exemplars(ids, settings.seed)
             exemplars = exemplar_records(
                 {str(k): v for k, v in raw.items()}, "project", "<project>"
             )
@@ -144,8 +145,8 @@ class MedCalcBenchmark(StandardBenchmark):
             notes.setdefault(example["note"], []).append(example["id"])
         for exemplar in exemplars:
             exemplar["same_note_as"] = notes.get(exemplar["note"], [])
-        if settings.get("replace_leaked"):
-            exemplars = _replace_leaked(exemplars, int(settings.get("seed", 1000)), notes)
+        if settings.replace_leaked:
+            exemplars = _replace_leaked(exemplars, settings.seed, notes)
         return examples, exemplars
 
     def build_requests(
@@ -178,7 +179,7 @@ class MedCalcBenchmark(StandardBenchmark):
         self, task: Record, examples: list[Record], generations: list[Record]
     ) -> tuple[list[Record], Record]:
         settings = scoring.check_extractions(task["scoring"]["extractions"])
-        source = labels.check_label_source(task["scoring"].get("labels", "dataset"))
+        source = labels.check_label_source(self.settings(task).scoring.labels)
         outputs = {g["id"]: g["output"] for g in generations}
         file_stats: Record = {}
         if source == "file":
@@ -201,14 +202,14 @@ class MedCalcBenchmark(StandardBenchmark):
     @staticmethod
     def _file_labels(task: Record, examples: list[Record]) -> tuple[list[Record], Record]:
         """The examples with the label file's labels, and what the join found."""
-        path = task["scoring"].get("label_file")
+        settings = BENCHMARK.settings(task).scoring
+        path = settings.label_file
         if not path:
             raise ConfigError(
                 "tasks.<medcalc>.scoring.labels=file needs scoring.label_file: a label CSV in "
                 "the v1.x layout or the corrected-labels layout (or set CLINEVAL_MEDCALC_LABELS)"
             )
-        joined, stats = labels.apply_label_file(examples, Path(path),
-                                                task["scoring"].get("missing_labels", "drop"))
+        joined, stats = labels.apply_label_file(examples, Path(path), settings.missing_labels)
         return joined, {"file": str(path), **stats}
 
     def headline(self, summary: Record) -> dict[str, float | None]:

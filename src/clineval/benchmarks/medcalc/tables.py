@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from clineval.benchmarks.base.settings import read_own
+from clineval.benchmarks.medcalc.settings import Table2
 from clineval.tables.format import SMOKE_MARK, fmt, smoke_note
 from clineval.tables.render import Block, Table, link
 
@@ -30,30 +32,30 @@ EXTRACTION_NOTES = {
 }
 
 
-def _cell(stats: dict[str, Any], spec: dict[str, Any],
+def _cell(stats: dict[str, Any], layout: Table2,
           interval: dict[str, Any] | None = None) -> str:
     """Accuracy in %, ± its standard error (unless hidden) and its bootstrap ``interval``
     (``{low, high}`` as fractions; the average column, when the spec shows intervals)."""
-    decimals = int(spec.get("decimals", 2))
+    decimals = layout.decimals
     text = fmt(100.0 * stats["accuracy"], decimals) if stats["n"] else "–"
-    se_spec = spec.get("std_error") or {}
-    if stats["n"] and se_spec.get("show", True):
-        scale = 1.0 if se_spec.get("scale", "fraction") == "fraction" else 100.0
-        text += f" ± {fmt(scale * stats['se'], int(se_spec.get('decimals', 2)))}"
+    se_spec = layout.std_error
+    if stats["n"] and se_spec.show:
+        scale = 1.0 if se_spec.scale == "fraction" else 100.0
+        text += f" ± {fmt(scale * stats['se'], se_spec.decimals)}"
     if stats["n"] and interval and interval.get("low") is not None:
         text += (f" [{fmt(100.0 * interval['low'], decimals)}, "
                  f"{fmt(100.0 * interval['high'], decimals)}]")
     return text
 
 
-def _uncertainty_note(spec: dict[str, Any]) -> str:
+def _uncertainty_note(spec: dict[str, Any], layout: Table2) -> str:
     """What the numbers are and which uncertainty the table shows beside them."""
-    se_spec = spec.get("std_error") or {}
+    se_spec = layout.std_error
     parts = ["Accuracy in %"]
-    if se_spec.get("show", True):
+    if se_spec.show:
         parts.append("± the binomial standard error " + (
             "as a proportion, as in the paper"
-            if se_spec.get("scale", "fraction") == "fraction" else "in percentage points"))
+            if se_spec.scale == "fraction" else "in percentage points"))
     if "interval_level" in spec:
         parts.append(f"Avg. [low, high]: its {100 * spec['interval_level']:g}% percentile "
                      "bootstrap interval (examples resampled; docs/statistics.md)")
@@ -62,7 +64,8 @@ def _uncertainty_note(spec: dict[str, Any]) -> str:
 
 def build_table(spec: dict[str, Any], cells: list[dict[str, Any]]) -> Table:
     """``cells``: dicts with model, mode, display fields and the cell's score summary."""
-    extractions = list(spec.get("extractions") or ["official"])
+    layout: Table2 = read_own(Table2, spec, "table")
+    extractions = list(layout.extractions or ["official"])
     columns = ["Model", "Size", "Extraction", *(label for _, label in COLUMNS), "Avg."]
     blocks: list[Block] = []
     records: list[dict[str, Any]] = []
@@ -79,8 +82,8 @@ def build_table(spec: dict[str, Any], cells: list[dict[str, Any]]) -> Table:
                 interval = ((cell.get("intervals") or {}).get(f"accuracy.{setting}")
                             if "interval_level" in spec else None)
                 rows.append([name, str(cell["size"]), setting,
-                             *(_cell(s, spec) for s in stats[:-1]),
-                             _cell(stats[-1], spec, interval)])
+                             *(_cell(s, layout) for s in stats[:-1]),
+                             _cell(stats[-1], layout, interval)])
                 sources.append([[], [], [], *(
                     link(cell, setting, {"category": key} if key != "overall" else None,
                          s["n"], s["correct"]) if s["n"] else []
@@ -100,7 +103,7 @@ def build_table(spec: dict[str, Any], cells: list[dict[str, Any]]) -> Table:
                     )
         blocks.append(Block(MODE_TITLES.get(mode, mode), rows, sources))
     notes = [
-        _uncertainty_note(spec),
+        _uncertainty_note(spec, layout),
         *(EXTRACTION_NOTES[s] for s in extractions if s in EXTRACTION_NOTES),
         *spec.get("context_notes", []),
     ]

@@ -34,15 +34,20 @@ class Aspect:
         return self.verbs[lang]
 
 
+def _rank(item: tuple[str, Any]) -> tuple[float, str]:
+    """An aspect's place: by its ``order`` (null: after every ordered one), then its key."""
+    key, entry = item
+    order = entry.get("order") if isinstance(entry, dict) else None
+    return (1e9 if order is None else float(order), key)
+
+
 def registry(data: dict[str, Any], where: str = "data.aspects") -> dict[str, Aspect]:
     """The aspects of a task's ``data.aspects``, in order; a bad entry is a ConfigError."""
     spec = data.get("aspects")
     if not isinstance(spec, dict) or not spec:
         raise ConfigError(f"{where} must map aspect keys to their definitions")
     aspects = {}
-    ranked = sorted(spec.items(), key=lambda kv: (float((kv[1] or {}).get("order", 1e9)
-                                                        if isinstance(kv[1], dict) else 1e9),
-                                                  kv[0]))
+    ranked = sorted(spec.items(), key=_rank)
     for key, entry in ranked:
         here = f"{where}.{key}"
         if not isinstance(entry, dict):

@@ -13,6 +13,7 @@ from collections.abc import Callable
 from typing import Any
 
 from clineval.benchmarks.base.exemplars import rank
+from clineval.benchmarks.base.settings import read
 from clineval.io import Record
 
 BASELINES = ("oracle", "constant", "swap")
@@ -55,8 +56,12 @@ def swap(seed: int, examples: list[Record]) -> Callable[[Record], str]:
     return answer
 
 
-def get(name: str, settings: Record, examples: list[Record] | None) -> Callable[[Record], str]:
-    """The baseline ``name`` (``swap`` draws from ``examples``, the task's examples)."""
+def get(name: str, settings: Record | None, examples: list[Record] | None
+        ) -> Callable[[Record], str]:
+    """The baseline ``name`` under the task's ``scoring.baselines`` ``settings`` (``swap``
+    draws from ``examples``, the task's examples)."""
+    from clineval.benchmarks.meddisk.settings import Baselines
+
     if name == "oracle":
         return oracle
     if name == "constant":
@@ -64,5 +69,5 @@ def get(name: str, settings: Record, examples: list[Record] | None) -> Callable[
     if name == "swap":
         if examples is None:
             raise ValueError("the swap baseline needs the task's examples")
-        return swap(int(settings.get("seed", 0)), examples)
+        return swap(read(Baselines, settings, "scoring.baselines").seed, examples)
     raise KeyError(f"unknown MedDisK baseline {name!r}; known: {', '.join(BASELINES)}")

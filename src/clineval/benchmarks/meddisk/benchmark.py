@@ -17,7 +17,8 @@ from clineval.benchmarks.base.reading import Reading
 from clineval.benchmarks.base.sources import demo_or_official, require
 from clineval.benchmarks.base.standard import StandardBenchmark
 from clineval.benchmarks.meddisk import aggregate, baselines, prompts, score_cli, tables
-from clineval.benchmarks.meddisk.derive import PAPER_DEMOS, derive
+from clineval.benchmarks.meddisk.derive import derive
+from clineval.benchmarks.meddisk.prompts import PAPER_DEMOS
 from clineval.benchmarks.meddisk.reading import reading as row_reading
 from clineval.benchmarks.meddisk.synthetic import write_demo_kb
 from clineval.errors import ConfigError
@@ -77,19 +78,20 @@ class MedDisKBenchmark(StandardBenchmark):
         return prompts.build_requests(task, mode, templates, examples, exemplars, prompt_kind)
 
     def baseline(self, name: str, task: Record, examples: list[Record]) -> Callable[[Record], str]:
-        return baselines.get(name, (task.get("scoring") or {}).get("baselines") or {}, examples)
+        return baselines.get(name, (task.get("scoring") or {}).get("baselines"), examples)
 
     def scoring_inputs(self, task: Record, task_name: str, data_root: Path
                        ) -> dict[str, Path]:
+        from clineval.benchmarks.meddisk.scoring import DEFAULT_ENCODER
         from clineval.metrics.embedding import encoder_files
 
-        settings = task.get("scoring") or {}
+        settings = self.settings(task).scoring
         try:
-            files = encoder_files(settings.get("encoder") or "bundled-use-multilingual")
+            files = encoder_files(settings.encoder or DEFAULT_ENCODER)
         except ValueError as err:
             raise ConfigError(f"tasks.{task_name}.scoring.encoder: {err}") from err
-        if settings.get("synonyms"):
-            files["synonyms"] = Path(settings["synonyms"])
+        if settings.synonyms:
+            files["synonyms"] = Path(settings.synonyms)
         return files
 
     def score(self, task: Record, examples: list[Record], generations: list[Record]

@@ -15,14 +15,14 @@ from pathlib import Path
 from typing import Any
 
 from clineval.benchmarks.base.exemplars import pick
+from clineval.benchmarks.base.settings import read
 from clineval.benchmarks.meddisk.aspects import Aspect, registry, selected
 from clineval.benchmarks.meddisk.kb import Disease, load_kb
+from clineval.benchmarks.meddisk.settings import Data
 from clineval.errors import DataError
 from clineval.io import Record
 
 log = logging.getLogger("clineval")
-#: The paper's demonstrations per prompt.
-PAPER_DEMOS = 5
 
 
 def example(disease: Disease, aspect: Aspect, lang: str, value: Any) -> Record:
@@ -54,14 +54,14 @@ def examples_of(diseases: Sequence[Disease], aspects: dict[str, Aspect], lang: s
 def derive(data: Record, path: Path, n_demos: int) -> tuple[list[Record], list[Record]]:
     """Examples of the test diseases (``data.limit`` of them by seeded pick, null: all) and
     ``n_demos`` demonstration diseases."""
-    lang = data.get("lang", "zh")
+    typed = read(Data, data, "data")
+    lang, seed = typed.lang, typed.seed
     aspects = selected(data, lang)
     diseases = load_kb(path, registry(data))
-    seed = int(data.get("seed", 0))
     by_id = [{"id": d.id, "disease": d} for d in diseases]
     tests = [r for r in by_id if r["disease"].role == "test"]
-    if data.get("limit") is not None:
-        tests = sorted(pick(tests, int(data["limit"]), seed), key=lambda r: r["id"])
+    if typed.limit is not None:
+        tests = sorted(pick(tests, typed.limit, seed), key=lambda r: r["id"])
     demos = pick([r for r in by_id if r["disease"].role == "demo"], n_demos, seed)
     if len(demos) < n_demos:
         raise DataError(path, None, "role", f"{n_demos} demonstration disease(s) needed "

@@ -82,6 +82,9 @@ _DOTTED_CHAIN = re.compile(r"\d+(?:\.\d+){2,}\.?")
 #: Where a sentence of a segment or of a prompt ends, for the copy rule.
 _SENTENCE = re.compile(r"[。！？!?；;：:\n]|\.(?=\s|$)")
 
+#: The extractors of enumerated answers (``scoring.extractor``).
+EXTRACTORS = ("delimiter", "gazetteer")
+
 
 @dataclass(frozen=True)
 class Answer:

@@ -21,12 +21,14 @@ from typing import Any
 from clineval.benchmarks.base import request_record
 from clineval.benchmarks.base.exemplars import exemplar_count
 from clineval.benchmarks.base.prompts import fill
-from clineval.benchmarks.meddisk.derive import PAPER_DEMOS
 from clineval.io import Record
 
 KINDS = ("instruction", "completion")
 #: The MedDisK prompt of each model prompt kind (``prompt.kind: auto``).
 BY_MODEL = {"chat": "instruction", "completion": "completion"}
+
+#: The paper's demonstrations per prompt.
+PAPER_DEMOS = 5
 
 
 def value_text(value: Any, wording: Record) -> str:

@@ -82,7 +82,7 @@ def resolved_task(task: str | None, rows: list[Record], predictions: Path, conf:
                             "(zh/en) or pass --task")
         task = f"meddisk_{lang}"
     settings = task_settings(conf, task, "meddisk", overrides)
-    task_lang = settings["data"].get("lang", "zh")
+    task_lang = settings["data"]["lang"]
     if lang is not None and lang != task_lang:
         how = "its rows' lang" if any(r.get("lang") for r in rows) else "the script of its outputs"
         raise ConfigError(
@@ -98,7 +98,7 @@ def examples_for(task: Record, kb: Path, predictions: Path, rows: list[Record] |
     disease's examples (what the gazetteer extractor knows, as in the workflow). Skipped:
     ``not_annotated`` pairs and pairs on ``demonstration`` diseases (never evaluated)."""
     data = task["data"]
-    lang = data.get("lang", "zh")
+    lang = data["lang"]
     aspects = selected(data, lang)
     diseases = load_kb(kb, registry(data))
     by_key = {d.id: d for d in diseases}

@@ -19,26 +19,28 @@ Settings (``task["scoring"]``, defaults in ``conf/task/meddisk/scoring.yaml``):
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from statistics import fmean
 
 from clineval.benchmarks.base import literal_rows
+from clineval.benchmarks.base.settings import read as read_settings
 from clineval.benchmarks.meddisk import aggregate, extract, synonyms
 from clineval.benchmarks.meddisk.aspects import Aspect
+from clineval.benchmarks.meddisk.settings import Scoring
 from clineval.io import Record
 from clineval.metrics import copying, overlap
 from clineval.metrics.aggregate import value, values
 
 DEFAULT_TOKENIZER = {"zh": "char", "en": "word"}
 DEFAULT_ENCODER = "bundled-use-multilingual"
-EXTRACTORS = ("delimiter", "gazetteer")
 
 
-def settings_of(task: Record) -> Record:
-    """The task's scoring settings (the task's schema checks them)."""
-    return dict(task.get("scoring") or {})
+def settings_of(task: Record) -> Scoring:
+    """The task's scoring settings, typed (settings.py, ``Scoring``)."""
+    return read_settings(Scoring, task.get("scoring"), "scoring")
 
 
 def example_aspect(example: Record) -> Aspect:
@@ -48,8 +50,8 @@ def example_aspect(example: Record) -> Aspect:
                   {lang: example["label"]}, {lang: example["verb"]})
 
 
-def _none_words(settings: Record, lang: str) -> list[str]:
-    return list((settings.get("none_words") or {}).get(lang) or extract.NONE_WORDS[lang])
+def _none_words(settings: Scoring, lang: str) -> list[str]:
+    return list(getattr(settings.none_words, lang) or extract.NONE_WORDS[lang])
 
 
 def _gazetteers(examples: Sequence[Record]) -> dict[str, list[str]]:
@@ -76,7 +78,7 @@ def _overlap(pred: extract.Answer, ref: extract.Answer, tokenizer: str) -> dict[
 
 def similarities(
     pairs: Sequence[tuple[extract.Answer, extract.Answer, str, str]],
-    settings: Record,
+    settings: Scoring,
 ) -> list[dict[str, float]]:
     """BLEU-1, ROUGE-1 and cosine (0-1) of each ``(prediction, reference, type, lang)``.
 
@@ -86,7 +88,8 @@ def similarities(
     """
     from clineval.metrics.embedding import cosine_pairs
 
-    tokenizers = {**DEFAULT_TOKENIZER, **(settings.get("tokenizer") or {})}
+    tokenizers = {lang: getattr(settings.tokenizer, lang) or tokenizer
+                  for lang, tokenizer in DEFAULT_TOKENIZER.items()}
     results: list[dict[str, float]] = []
     to_embed: list[int] = []
     for i, (pred, ref, kind, lang) in enumerate(pairs):
@@ -106,17 +109,17 @@ def similarities(
     if to_embed:
         cosines = cosine_pairs([pairs[i][0].text for i in to_embed],
                                [pairs[i][1].text for i in to_embed],
-                               settings.get("encoder") or DEFAULT_ENCODER, settings.get("device"))
+                               settings.encoder or DEFAULT_ENCODER, settings.device)
         for i, value in zip(to_embed, cosines, strict=True):
             results[i]["cosine"] = min(1.0, max(0.0, value))
     return results
 
 
-def grade(similarity: Mapping[str, float], kind: str, settings: Record) -> dict[str, int]:
+def grade(similarity: Mapping[str, float], kind: str, settings: Scoring) -> dict[str, int]:
     """The tier of each metric; the numeric type by exact match (BC or CW)."""
     if kind == "numeric":
         return {m: 2 if aggregate.reaches(similarity[m], 1.0) else 0 for m in aggregate.METRICS}
-    thresholds = settings.get("thresholds")
+    thresholds = dataclasses.asdict(settings.thresholds)
     return {m: aggregate.tier(similarity[m], aggregate.thresholds_for(thresholds, m, kind))
             for m in aggregate.METRICS}
 
@@ -131,14 +134,14 @@ def _prompt(generation: Record, example: Record, aspect: Aspect) -> frozenset[st
     return extract.prompt_sentences(user, example["disease"], aspect, example["lang"])
 
 
-def read(example: Record, generation: Record, settings: Record,
+def read(example: Record, generation: Record, settings: Scoring,
          known: Sequence[str] | None = None, literal: bool = False) -> extract.Answer:
     """The answer read from ``generation`` (its ``output``; ``finish_reason`` and ``messages``
     where known) for ``example``: the careful reading, or the paper's literal one. ``known``:
     the gazetteer's entities (None: the delimiter extractor). Synonyms are not applied."""
     aspect, lang = example_aspect(example), example["lang"]
     text, status = extract.segment(generation["output"], example["disease"], aspect, lang,
-                                   completion=bool(settings.get("cut_at_newline", False)))
+                                   completion=settings.cut_at_newline)
     words = _none_words(settings, lang)
     if literal:
         return extract.answer(text, aspect, lang, words, known, status, literal=True)
@@ -147,7 +150,7 @@ def read(example: Record, generation: Record, settings: Record,
                           cut=generation.get("finish_reason") in ("length", "loop"))
 
 
-def copied(example: Record, generation: Record, settings: Record) -> Record | None:
+def copied(example: Record, generation: Record, settings: Scoring) -> Record | None:
     """The copy the answer segment is (:func:`clineval.metrics.copying.find_copy`), or None:
     the text after App. D's answer pattern, not the whole output (echoing the question's stem
     before the answer is the format Figure 7 shows), with the demonstration lines as the
@@ -156,7 +159,7 @@ def copied(example: Record, generation: Record, settings: Record) -> Record | No
     aspect, lang = example_aspect(example), example["lang"]
     prompt = copying.Prompt.of(generation["messages"])
     text, _ = extract.segment(generation["output"], example["disease"], aspect, lang,
-                              completion=bool(settings.get("cut_at_newline", False)))
+                              completion=settings.cut_at_newline)
     rest, demos = extract.split_prompt(prompt.user, example["disease"], aspect, lang)
     parts = copying.Prompt(prompt.system, "\n".join(rest), prompt.exemplar_inputs,
                            (*prompt.exemplar_answers, *demos))
@@ -164,7 +167,7 @@ def copied(example: Record, generation: Record, settings: Record) -> Record | No
     return found.as_dict() if found else None
 
 
-def score_rows(examples: Sequence[Record], generations: Mapping[str, Record], settings: Record,
+def score_rows(examples: Sequence[Record], generations: Mapping[str, Record], settings: Scoring,
                known: Sequence[Record] | None = None) -> list[Record]:
     """One scored row per example: the answers, similarities, tiers and points (0-10). The
     gazetteer extractor knows the references of ``known`` (default: ``examples``).
@@ -175,8 +178,8 @@ def score_rows(examples: Sequence[Record], generations: Mapping[str, Record], se
     and, where the paper's literal reading reads it otherwise, keeps ``literal``: its
     prediction, similarities, tiers and points under that reading."""
     gazetteers = (_gazetteers(examples if known is None else known)
-                  if settings.get("extractor") == "gazetteer" else None)
-    thesaurus = synonyms.load(str(settings["synonyms"])) if settings.get("synonyms") else {}
+                  if settings.extractor == "gazetteer" else None)
+    thesaurus = synonyms.load(settings.synonyms) if settings.synonyms else {}
     pairs, statuses, literal = [], [], {}
     for example in examples:
         generation = generations[example["id"]]
@@ -220,7 +223,7 @@ def _reading(answer: extract.Answer) -> tuple[object, ...]:
     return (answer.none, answer.text, answer.items, answer.number, answer.unanswered)
 
 
-def _fields(pred: extract.Answer, sims: dict[str, float], kind: str, settings: Record
+def _fields(pred: extract.Answer, sims: dict[str, float], kind: str, settings: Scoring
             ) -> Record:
     """A row's prediction, similarities, tiers and points for the answer ``pred``."""
     tiers = grade(sims, kind, settings)
@@ -228,7 +231,7 @@ def _fields(pred: extract.Answer, sims: dict[str, float], kind: str, settings: R
             "similarity": sims, "tier": tiers, "points": 5.0 * fmean(tiers.values())}
 
 
-def summarize(rows: Sequence[Record], settings: Record) -> Record:
+def summarize(rows: Sequence[Record], settings: Scoring) -> Record:
     """Shares, score and level overall (micro over all pairs), per aspect, the macro mean
     of the per-aspect scores, and the count of unanswered rows; where some row reads otherwise
     under the paper's literal reading, the summary under that reading (``literal``)."""
@@ -239,10 +242,10 @@ def summarize(rows: Sequence[Record], settings: Record) -> Record:
     return summary
 
 
-def _summary(rows: Sequence[Record], settings: Record) -> Record:
+def _summary(rows: Sequence[Record], settings: Scoring) -> Record:
     from clineval.metrics.embedding import encoder_name
 
-    levels = settings.get("levels") or aggregate.DEFAULT_LEVELS
+    levels = settings.levels or aggregate.DEFAULT_LEVELS
     parts = aggregate.aspects_of(rows)
     summary = dict(aggregate.summarize(rows, levels))
     summary.update({
@@ -251,8 +254,8 @@ def _summary(rows: Sequence[Record], settings: Record) -> Record:
         "status_counts": dict(sorted(Counter(r["status"] for r in rows).items())),
         "unanswered": sum(1 for r in rows if r.get("unanswered")),
         "languages": sorted({r["lang"] for r in rows}),
-        "encoder": encoder_name(settings.get("encoder") or DEFAULT_ENCODER),
-        "extractor": settings.get("extractor") or "delimiter",
+        "encoder": encoder_name(settings.encoder or DEFAULT_ENCODER),
+        "extractor": settings.extractor,
         "scale": "0-10",
     })
     return summary

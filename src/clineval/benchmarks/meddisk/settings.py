@@ -7,11 +7,11 @@ from dataclasses import dataclass, make_dataclass
 
 from clineval.benchmarks.base.settings import MISSING, OFFICIAL, Exemplars, setting
 from clineval.benchmarks.base.sources import SOURCE_KINDS
+from clineval.benchmarks.meddisk.aggregate import METRICS as METRIC_NAMES
 from clineval.benchmarks.meddisk.aspects import LANGS, TYPES
 from clineval.benchmarks.meddisk.calibrate import KINDS as GRADED_TYPES
+from clineval.benchmarks.meddisk.extract import EXTRACTORS
 from clineval.benchmarks.meddisk.prompts import KINDS as PROMPT_KINDS
-from clineval.benchmarks.meddisk.scoring import EXTRACTORS
-from clineval.benchmarks.meddisk.tables import METRIC_NAMES
 from clineval.metrics.overlap import TOKENIZERS
 from clineval.metrics.significance import CORRECTIONS
 

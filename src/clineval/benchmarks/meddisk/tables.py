@@ -11,7 +11,9 @@ mean is higher.
 
 from __future__ import annotations
 
+from clineval.benchmarks.base.settings import read_own
 from clineval.benchmarks.meddisk.aspects import registry
+from clineval.benchmarks.meddisk.settings import Aspects, Table4, Table5
 from clineval.io import Record
 from clineval.metrics.significance import adjust, welch
 from clineval.tables.format import SMOKE_MARK, fmt, smoke_note
@@ -66,7 +68,7 @@ def _notes(spec: Record, cells: list[Record], tasks: dict[str, Record]) -> list[
 def table4(spec: Record, cells: list[Record], tasks: dict[str, Record]) -> Table:
     """Tier shares (%), total score (0-10) and level per model, sorted by score."""
     types = spec.get("types") or {}
-    decimals = int(spec.get("decimals", 2))
+    decimals = read_own(Table4, spec, "table").decimals
     columns = ["Model", "Type", "Completely Wrong", "Partially Correct", "Basically Correct",
                "Total Score", "Level"]
     blocks, records = [], []
@@ -97,7 +99,7 @@ def _aspect_order(tasks: dict[str, Record], task: str, spec: Record) -> list[tup
 
 def aspects_table(spec: Record, cells: list[Record], tasks: dict[str, Record]) -> Table:
     """Per-aspect scores (0-10) per model; flat column labels (aspect abbreviations)."""
-    decimals = int(spec.get("decimals", 2))
+    decimals = read_own(Aspects, spec, "table").decimals
     first = (spec.get("tasks") or [spec["task"]])[0]
     order = _aspect_order(tasks, first, spec)
     columns = ["Model", *(abbr for _, abbr in order), "Macro"]
@@ -153,10 +155,8 @@ def _values(cell: Record | None, aspect: str, metric: str) -> list[float] | None
 
 def table5(spec: Record, cells: list[Record], tasks: dict[str, Record]) -> Table:
     """Welch's t of medical vs backbone per aspect on per-disease similarities."""
-    metric = spec.get("metric", "cosine")
-    if metric not in METRIC_NAMES:
-        raise ValueError(f"table metric {metric!r}; known: {', '.join(METRIC_NAMES)}")
-    correction, alpha = spec.get("correction", "none"), float(spec.get("alpha", 0.05))
+    layout = read_own(Table5, spec, "table")
+    metric, correction, alpha = layout.metric, layout.correction, layout.alpha
     pairs = _pairs(spec)
     names = {c["model"]: _name(c) for c in cells}
     columns = ["Aspect", *(f"{names.get(m, m)} vs {names.get(b, b)}" for m, b in pairs)]

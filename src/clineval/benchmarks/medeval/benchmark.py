@@ -70,7 +70,7 @@ class MedEvalBenchmark(StandardBenchmark):
         return sources.source_tiers(sources_)
 
     def write_demo(self, task: Record, sources_: dict[str, Path]) -> None:
-        sources.write_demo(sources_, int(task["data"].get("seed", 0)))
+        sources.write_demo(sources_, self.settings(task).data.seed)
 
     def derive(self, task: Record, sources_: dict[str, Path]) -> tuple[list[Record], list[Record]]:
         data = task["data"]
@@ -80,13 +80,14 @@ class MedEvalBenchmark(StandardBenchmark):
         make = (task_examples.sentence_example if kind in SENTENCE_TASKS
                 else task_examples.report_example)
         built = [e for e in (make(kind, r, chest) for r in records) if e is not None]
-        exemplars = task.get("exemplars") or {}
+        typed = self.settings(task)
+        exemplars = typed.exemplars
         return task_examples.build(
             kind, built,
             count=exemplar_count(task, PAPER_SHOTS[kind]),
-            draws=int(exemplars.get("draws") or 1),
-            seed=int(exemplars.get("seed", data.get("seed", 0))),
-            limit=data.get("limit"),
+            draws=exemplars.draws,
+            seed=typed.data.seed if exemplars.seed is None else exemplars.seed,
+            limit=typed.data.limit,
         )
 
     def style(self, mode: Record) -> str:
@@ -162,7 +163,7 @@ class MedEvalBenchmark(StandardBenchmark):
         domain group and domain, when off-format answers count as wrong (the default)."""
         from clineval.benchmarks.medeval.examples import LABELS
 
-        if (task.get("scoring") or {}).get("unqualified", "wrong") != "wrong":
+        if self.settings(task).scoring.unqualified != "wrong":
             return {}
         found: dict[str, dict[str, int]] = {}
         for row in rows:

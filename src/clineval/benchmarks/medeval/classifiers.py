@@ -23,18 +23,18 @@ from functools import cache
 from typing import Any
 
 from clineval.benchmarks.base.judge import Judge
+from clineval.benchmarks.base.settings import read
 from clineval.benchmarks.medeval.examples import LABELS
 from clineval.benchmarks.medeval.extract import extract_label
 from clineval.benchmarks.medeval.prompts import render
+from clineval.benchmarks.medeval.settings import Classifiers
 from clineval.errors import ConfigError
 
-KINDS = ("sklearn", "model")
 LABEL_FIELDS = ("abnormal", "ambiguous")
 #: The sentence task whose zero-shot prompt a model judge answers, per label field.
 JUDGE_TASKS = {"abnormal": "abnormality", "ambiguous": "ambiguity"}
 #: Table 8's decoding, the judge's default (``decoding: paper``).
 PAPER_DECODING = {"temperature": 0.0, "max_tokens": 200}
-DECODINGS = ("paper", "model")
 
 
 @dataclass(frozen=True)
@@ -110,25 +110,20 @@ class PromptedJudge:
                 for o in self.judge.ask(asked)]
 
 
-def settings(scoring: dict[str, Any]) -> dict[str, Any]:
-    """The ``scoring.classifiers`` settings, checked (``model``: the judge's config with its
-    sampling as ``decoding`` says)."""
-    spec = dict(scoring.get("classifiers") or {})
-    kind = spec.get("kind", "sklearn")
-    if kind not in KINDS:
-        raise ConfigError(f"scoring.classifiers.kind={kind!r}; available: {', '.join(KINDS)}")
-    found = {"kind": kind, "C": float(spec.get("C", 1.0)), "data": spec.get("data")}
-    if kind == "sklearn":
+def settings(scoring: dict[str, Any] | None) -> dict[str, Any]:
+    """The ``scoring.classifiers`` settings of the task's ``scoring``, checked (``model``: the
+    judge's config with its sampling as ``decoding`` says)."""
+    spec = read(Classifiers, (scoring or {}).get("classifiers"), "scoring.classifiers")
+    found = {"kind": spec.kind, "C": spec.C, "data": spec.data}
+    if spec.kind == "sklearn":
         return found
-    model, decoding = spec.get("model"), spec.get("decoding", "paper")
-    if not isinstance(model, dict) or "preset" not in model:
+    model = spec.model
+    if model is None or "preset" not in model:
         raise ConfigError("scoring.classifiers.kind=model needs scoring.classifiers.model: "
                           "{preset: <a model config of conf/model/>}")
-    if decoding not in DECODINGS:
-        raise ConfigError(f"scoring.classifiers.decoding={decoding!r}; use paper or model")
-    if decoding == "paper":
+    if spec.decoding == "paper":
         model = {**model, "sampling": {**(model.get("sampling") or {}), **PAPER_DECODING}}
-    if not spec.get("templates"):
+    if not spec.templates:
         raise ConfigError("scoring.classifiers.templates: the MedEval templates file whose "
                           "zero-shot abnormality and ambiguity prompts the judge answers")
-    return {**found, "model": model, "decoding": decoding, "templates": spec["templates"]}
+    return {**found, "model": model, "decoding": spec.decoding, "templates": spec.templates}

@@ -31,10 +31,12 @@ from typing import Any
 
 from clineval.benchmarks.base import literal_rows
 from clineval.benchmarks.base.judge import judge as judge_model
+from clineval.benchmarks.base.settings import read, read_own
 from clineval.benchmarks.medeval import classifiers, formats, readings, synthetic
 from clineval.benchmarks.medeval.codes import extract_codes
 from clineval.benchmarks.medeval.examples import LABELS
 from clineval.benchmarks.medeval.extract import Label, answer_text, extract_label
+from clineval.benchmarks.medeval.settings import Scoring, SentenceData
 from clineval.benchmarks.medeval.splits import PAPER_RATIO, assign_splits
 from clineval.errors import ConfigError
 from clineval.io import Record
@@ -69,9 +71,9 @@ SELECTION_METRIC = {"abnormality": "accuracy", "ambiguity": "accuracy", "codes":
                     "rewriting": "bleu4", "summarization": "bleu4"}
 
 
-def settings(task: Record) -> Record:
-    """The task's scoring settings (the task's schema checks them)."""
-    return dict(task.get("scoring") or {})
+def settings(task: Record) -> Scoring:
+    """The task's scoring settings, typed (settings.py, ``Scoring``)."""
+    return read(Scoring, task.get("scoring"), "scoring")
 
 
 def _frac(value: float | None) -> float | None:
@@ -85,7 +87,7 @@ def _input(example: Record) -> str:
     return str(fields.get("sentence") or fields.get("report") or "")
 
 
-def _row(example: Record, generation: Record, scoring: Record) -> Record:
+def _row(example: Record, generation: Record, scoring: Scoring) -> Record:
     """The example's row (:func:`read_row`), the exemplars read from the generation's prompt
     (its ``messages``, when given)."""
     messages = generation.get("messages")
@@ -93,7 +95,7 @@ def _row(example: Record, generation: Record, scoring: Record) -> Record:
     return read_row(example, generation["output"], scoring, shown, messages)
 
 
-def read_row(example: Record, output: str, scoring: Record,
+def read_row(example: Record, output: str, scoring: Scoring,
              shown: readings.Shown | None = None, messages: list[Record] | None = None
              ) -> Record:
     """The example's row before its metrics: the careful reading of ``output``
@@ -106,7 +108,7 @@ def read_row(example: Record, output: str, scoring: Record,
     kind, own = example["task"], _input(example)
     decided: str | None = None
     if kind in LABELS:
-        mode = scoring.get("extraction", "lenient")
+        mode = scoring.extraction
         text = readings.label_text(output, kind, own, shown)
         found = extract_label(text.text, LABELS[kind], mode)
         why = text.why
@@ -136,7 +138,7 @@ def read_row(example: Record, output: str, scoring: Record,
         decided = text.copy if not found.qualified else None
         why = text.why
     else:
-        span = scoring.get("answer_span", "slot")
+        span = scoring.answer_span
         slot = answer_text(output, kind, span)
         read = (readings.read_rewrite if kind == "rewriting" else readings.read_summary)(
             output, own, shown, slot)
@@ -160,15 +162,15 @@ def _accuracy(correct: int, n: int) -> float | None:
     return _frac(100.0 * (correct / n)) if n else None
 
 
-def _counted(scoring: Record, within: Test) -> Test:
+def _counted(scoring: Scoring, within: Test) -> Test:
     """The rows of a part that accuracy and F1 count (off-format ones left out under
     ``unqualified: exclude``)."""
-    if scoring.get("unqualified", "wrong") == "wrong":
+    if scoring.unqualified == "wrong":
         return within
     return lambda row: within(row) and row["qualified"]
 
 
-def _nlu(kind: str, scoring: Record, within: Test) -> dict[str, Aggregate]:
+def _nlu(kind: str, scoring: Scoring, within: Test) -> dict[str, Aggregate]:
     counted, positive = _counted(scoring, within), POSITIVE[kind]
 
     def confusion(row: Record) -> tuple[int, int, int]:
@@ -184,7 +186,7 @@ def _nlu(kind: str, scoring: Record, within: Test) -> dict[str, Aggregate]:
     }
 
 
-def _codes(rows: list[Record], scoring: Record, within: Test) -> dict[str, Aggregate]:
+def _codes(rows: list[Record], scoring: Scoring, within: Test) -> dict[str, Aggregate]:
     """Per-code accuracy (its mean: ``avg_accuracy``) and EMR over the part's code list (the
     codes of its first row; every row of the part lists the same)."""
     mine = [row for row in rows if within(row)]
@@ -212,13 +214,12 @@ def _codes(rows: list[Record], scoring: Record, within: Test) -> dict[str, Aggre
     }
 
 
-def _bleu(scoring: Record, within: Test) -> Aggregate:
+def _bleu(scoring: Scoring, within: Test) -> Aggregate:
     """BLEU-4 of the part: corpus BLEU from its pairs' summed statistics, or the mean of
     their sentence BLEU (``bleu.level: sentence``)."""
-    spec = scoring.get("bleu") or {}
-    options = {"lowercase": bool(spec.get("lowercase", False)),
-               "tokenize": str(spec.get("tokenize", "13a"))}
-    if spec.get("level", "corpus") == "sentence":
+    spec = scoring.bleu
+    options = {"lowercase": spec.lowercase, "tokenize": spec.tokenize}
+    if spec.level == "sentence":
         return Mean(lambda row: sentence_bleu4(row["prediction"], row["reference"], **options),
                     within)
     statistics = Sums(lambda row: bleu_statistics(row["prediction"], row["reference"], **options),
@@ -227,7 +228,7 @@ def _bleu(scoring: Record, within: Test) -> Aggregate:
                    statistics, Count(within))
 
 
-def _summaries(scoring: Record, within: Test) -> dict[str, Aggregate]:
+def _summaries(scoring: Scoring, within: Test) -> dict[str, Aggregate]:
     rouge = {key: Mean(lambda row, key=key: row["rouge"][key], within)
              for key in ("rouge_1", "rouge_2", "rouge_l")}
     return {**rouge, "rouge_sum": combine(lambda *found: None if None in found else sum(found),
@@ -235,11 +236,11 @@ def _summaries(scoring: Record, within: Test) -> dict[str, Aggregate]:
             "bleu4": _bleu(scoring, within)}
 
 
-def with_rouge(rows: list[Record], scoring: Record) -> None:
+def with_rouge(rows: list[Record], scoring: Scoring) -> None:
     """Record each summary row's ROUGE (``rouge``) where it has none yet, and that of its
     prediction under the paper's literal reading (in ``literal``): scored rows carry it, so
     tables and resamples never recompute it."""
-    stem = bool((scoring.get("rouge") or {}).get("use_stemmer", False))
+    stem = scoring.rouge.use_stemmer
     for row in rows:
         for fields in (row, row.get("literal")):
             if fields and "prediction" in fields and "rouge" not in fields:
@@ -287,7 +288,7 @@ def judge_rewrites(rows: list[Record], judges: Callable[[str], Record]) -> None:
             row["judge_kind"] = "model" if clf.answers_off_format else "classifier"
 
 
-def _rewriting(rows: list[Record], scoring: Record, within: Test) -> dict[str, Aggregate]:
+def _rewriting(rows: list[Record], scoring: Scoring, within: Test) -> dict[str, Aggregate]:
     """BLEU-4 and the judges' accuracies before and after rewriting (rows already judged)."""
     mine = next((row for row in rows if within(row)), None)
     part: dict[str, Aggregate] = {"bleu4": _bleu(scoring, within)}
@@ -315,22 +316,23 @@ def _rewriting(rows: list[Record], scoring: Record, within: Test) -> dict[str, A
 # -- the rewriting task's judges ----------------------------------------------------------------
 def _training_sentences(data: Record) -> list[Record]:
     """The train split of the sentences the task reads (the demo's are regenerated)."""
-    if data.get("source") == "demo":
+    typed = read_own(SentenceData, data, "scoring.classifiers.data")
+    if typed.source == "demo":
         with tempfile.TemporaryDirectory() as tmp:
             path = Path(tmp) / "sentences.csv"
             synthetic.write_sentences(path)
             records = formats.read_sentences(path)
-    elif data.get("sentences"):
-        records = formats.read_sentences(Path(data["sentences"]))
+    elif typed.sentences:
+        records = formats.read_sentences(Path(typed.sentences))
     else:
         raise ConfigError("scoring.classifiers.data names no sentences file (data.sentences)")
-    split = assign_splits(records, int(data.get("seed", 0)), data.get("split") or PAPER_RATIO)
+    split = assign_splits(records, typed.seed, data.get("split") or PAPER_RATIO)
     return [r for r in split if r["split"] == "train"]
 
 
-def judges_for(task: Record, scoring: Record) -> tuple[Callable[[str], Record], Record]:
+def judges_for(task: Record) -> tuple[Callable[[str], Record], Record]:
     """Per domain group, the ambiguity and abnormality judges; and their description."""
-    spec = classifiers.settings(scoring)
+    spec = classifiers.settings(task.get("scoring"))
     if spec["kind"] == "model":
         return _model_judges(task, spec)
     data = spec["data"] or {}
@@ -363,7 +365,7 @@ def _model_judges(task: Record, spec: Record) -> tuple[Callable[[str], Record], 
     path = Path((task.get("inputs") or {}).get("judge_templates") or spec["templates"])
     templates = yaml.safe_load(path.read_text(encoding="utf-8"))
     model = judge_model(task, spec["model"])
-    extraction = (task.get("scoring") or {}).get("extraction", "lenient")
+    extraction = settings(task).extraction
     fitted = {label: classifiers.PromptedJudge(label, model, templates, extraction)
               for label in classifiers.LABEL_FIELDS}
     info = {"kind": "model", "decoding": spec["decoding"], "judge": model.describe(),
@@ -372,7 +374,7 @@ def _model_judges(task: Record, spec: Record) -> tuple[Callable[[str], Record], 
 
 
 # -- the cell ------------------------------------------------------------------------------------
-def part_aggregates(rows: list[Record], kind: str, scoring: Record, within: Test = every
+def part_aggregates(rows: list[Record], kind: str, scoring: Scoring, within: Test = every
                     ) -> dict[str, Aggregate]:
     """A part's metrics (its rows: those of ``rows`` that ``within`` holds), in the
     summary's order, ``n`` first."""
@@ -387,7 +389,7 @@ def part_aggregates(rows: list[Record], kind: str, scoring: Record, within: Test
     return {"n": Count(within), **metrics}
 
 
-def _parts(rows: list[Record], kind: str, scoring: Record) -> dict[str, dict[str, Any]]:
+def _parts(rows: list[Record], kind: str, scoring: Scoring) -> dict[str, dict[str, Any]]:
     """Per level (``domains``, ``groups``, ``overall``) each part's test and metrics, from the
     evaluated ``rows``; codes differ by domain (no pooled group score) and rewriting's judges
     are per group (no overall)."""
@@ -409,7 +411,7 @@ def _parts(rows: list[Record], kind: str, scoring: Record) -> dict[str, dict[str
     return found
 
 
-def _selection_score(rows: list[Record], kind: str, scoring: Record) -> float | None:
+def _selection_score(rows: list[Record], kind: str, scoring: Scoring) -> float | None:
     return value(part_aggregates(rows, kind, scoring)[SELECTION_METRIC[kind]], rows)
 
 
@@ -472,7 +474,7 @@ def score(task: Record, examples: list[Record], generations: list[Record]) -> tu
         raise ValueError(f"a MedEval cell holds one task, these examples hold {sorted(kinds)}")
     kind = kinds.pop() if kinds else "abnormality"
     rows = [_row(e, outputs[e["id"]], scoring) for e in examples]
-    judges, judge_info = judges_for(task, scoring) if kind == "rewriting" else (None, None)
+    judges, judge_info = judges_for(task) if kind == "rewriting" else (None, None)
     draws = sorted({r["draw"] for r in rows})
     selection = None
     chosen = 0

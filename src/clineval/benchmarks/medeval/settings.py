@@ -13,12 +13,14 @@ from typing import Any
 
 from clineval.benchmarks.base.settings import MISSING, OFFICIAL, Exemplars, setting
 from clineval.benchmarks.base.sources import SOURCE_KINDS
-from clineval.benchmarks.medeval.classifiers import DECODINGS
-from clineval.benchmarks.medeval.classifiers import KINDS as CLASSIFIER_KINDS
 from clineval.benchmarks.medeval.examples import SENTENCE_TASKS, TASKS
 from clineval.benchmarks.medeval.extract import MODES, SPANS
 from clineval.benchmarks.medeval.formats import CHEST, CODE_VALUES, MISC
 
+#: The ΔAcc judges of the rewriting task: scikit-learn classifiers, or a model.
+CLASSIFIER_KINDS = ("sklearn", "model")
+#: A model judge's decoding: the paper's (Table 8), or the model config's own.
+DECODINGS = ("paper", "model")
 #: An off-format answer: a wrong prediction, or left out of the accuracy.
 UNQUALIFIED = ("wrong", "exclude")
 #: BLEU over the corpus (sacrebleu's corpus BLEU-4) or the mean sentence BLEU.

@@ -13,9 +13,11 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from clineval.benchmarks.base.settings import read_own
 from clineval.benchmarks.base.sources import MissingSource, require
 from clineval.benchmarks.medeval import formats, mimic_cxr, openi, synthetic
 from clineval.benchmarks.medeval.examples import SENTENCE_TASKS
+from clineval.benchmarks.medeval.settings import Data, ReportData
 from clineval.benchmarks.medeval.splits import PAPER_RATIO, assign_splits
 from clineval.errors import ConfigError, DataError
 from clineval.io import Record
@@ -123,7 +125,8 @@ def write_demo(sources: Mapping[str, Path], seed: int = 0) -> None:
 
 
 def _split(records: list[Record], data: Mapping[str, Any]) -> list[Record]:
-    return assign_splits(records, int(data.get("seed", 0)), data.get("split") or PAPER_RATIO)
+    seed = read_own(Data, data, "data").seed
+    return assign_splits(records, seed, data.get("split") or PAPER_RATIO)
 
 
 def load_records(kind: str, data: Mapping[str, Any], sources: Mapping[str, Path]) -> list[Record]:
@@ -147,10 +150,9 @@ def load_records(kind: str, data: Mapping[str, Any], sources: Mapping[str, Path]
             found = mimic_cxr.read_reports(sources["mimic_cxr"], Path(root) if root else None)
             if "chexpert" in sources:
                 spec = (code_sets or {}).get("chest") or {"codes": mimic_cxr.CHEXPERT_CODES}
-                labels = mimic_cxr.read_chexpert(
-                    sources["chexpert"], tuple(spec["codes"]),
-                    data.get("chexpert_uncertain", "unknown"), data.get("chexpert_blank",
-                                                                        "unknown"))
+                typed = read_own(ReportData, data, "data")
+                labels = mimic_cxr.read_chexpert(sources["chexpert"], tuple(spec["codes"]),
+                                                 typed.chexpert_uncertain, typed.chexpert_blank)
                 found = mimic_cxr.with_codes(found, labels)
             if "mimic_cxr_split" in sources:
                 found = mimic_cxr.with_split(found, mimic_cxr.read_split(

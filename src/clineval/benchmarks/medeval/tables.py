@@ -22,8 +22,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from clineval.benchmarks.base.settings import read_own
 from clineval.benchmarks.medeval import aggregate
 from clineval.benchmarks.medeval.formats import CHEST, MISC
+from clineval.benchmarks.medeval.settings import Table2, Table4
 from clineval.errors import ConfigError
 from clineval.io import Record
 from clineval.tables.format import SMOKE_MARK, fmt, smoke_note
@@ -63,7 +65,7 @@ def columns(spec: Record) -> list[Column]:
                 cols.append(Column(top, f"{head} Acc", kind, "groups", group, "accuracy", 4))
                 if spec.get("f1"):
                     cols.append(Column(top, f"{head} F1", kind, "groups", group, "f1", 4))
-                if spec.get("qualified_rate", True):
+                if read_own(Table2, spec, "table").qualified_rate:
                     cols.append(Column(top, f"{head} QR", kind, "groups", group,
                                        "qualified_rate", 4))
         return cols
@@ -77,7 +79,7 @@ def columns(spec: Record) -> list[Column]:
             top = _label(domain)
             cols += [Column(top, "avg Accuracy", "codes", "domains", domain, "avg_accuracy", 4),
                      Column(top, "avg EMR", "codes", "domains", domain, "emr", 4)]
-            if spec.get("qualified_rate", True):
+            if read_own(Table4, spec, "table").qualified_rate:
                 cols.append(Column(top, "QR", "codes", "domains", domain, "qualified_rate", 4))
         return cols
     if layout == "medeval_table5":

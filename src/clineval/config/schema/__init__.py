@@ -16,9 +16,9 @@ from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from clineval.config.presets import PRESET_KEY
 from clineval.benchmarks.base import schema
 from clineval.benchmarks.base.schema import SettingError, check_section, join_key
+from clineval.config.presets import PRESET_KEY
 from clineval.config.schema.grid import Grid, Mode, Root
 from clineval.config.schema.models import model_schema
 from clineval.config.schema.origin import Origins
