@@ -198,7 +198,7 @@ def test_conventions_reach_the_oracle_and_recomputed_labels(tmp_path):
     assert summary["robust"]["overall"]["correct"] < len(examples)  # the date rules differ
     notes = " ".join(_table_notes(clinical, summary))
     assert "with the clinical conventions" in notes
-    with pytest.raises(ConfigError, match="unknown convention"):
+    with pytest.raises(ConfigError, match=r"scoring\.conventions='bedside': unknown value"):
         BENCHMARK.score(_task(conventions="bedside"), examples, generations)
 
 

@@ -13,8 +13,10 @@ SRC = Path(__file__).resolve().parents[2] / "src" / "clineval"
 
 
 def _members() -> set[str]:
-    return set(Benchmark.__annotations__) | {
-        name for name, value in vars(Benchmark).items()
+    """What the protocol declares, in its own body and in the parts it extends (Prompting)."""
+    parts = [c for c in Benchmark.__mro__ if c.__module__ == Benchmark.__module__]
+    return {name for part in parts for name in part.__annotations__} | {
+        name for part in parts for name, value in vars(part).items()
         if callable(value) and not name.startswith("_")}
 
 

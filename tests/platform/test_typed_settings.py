@@ -170,3 +170,18 @@ def test_a_benchmark_reads_its_own_keys_of_a_task() -> None:
     assert read_own(TASK, task, "task") == typed
     with pytest.raises(ConfigError, match=r"^task\.data\.demo\.n=1: out of range"):
         BENCHMARK.settings({**task, "data": {"demo": {"n": 1}}})
+
+
+def test_a_steps_task_reads_the_sections_it_holds() -> None:
+    from clineval.benchmarks.clibench.benchmark import BENCHMARK as CLIBENCH
+    from clineval.benchmarks.medcalc.benchmark import BENCHMARK as MEDCALC
+
+    # a scoring step's task holds no data section: a required one reads as None, one whose
+    # every key has a default as those defaults
+    assert CLIBENCH.settings({"scoring": {"coarse": "self"}}).data is None
+    typed = MEDCALC.settings({"scoring": {"labels": "recomputed"}})
+    assert (typed.data.version, typed.data.demo.per_calculator) == ("1.0", 3)
+    assert (typed.scoring.labels, typed.scoring.missing_labels) == ("recomputed", "drop")
+    assert typed.scoring.extractions == ("official", "robust")
+    with pytest.raises(ConfigError, match=r"^task\.scoring\.labels='x': unknown value"):
+        MEDCALC.settings({"scoring": {"labels": "x"}})

@@ -114,8 +114,47 @@ def source_tiers(bench: Benchmark, task: Record, sources: dict[str, Path]) -> di
     return dict(bench.source_tiers(task, sources))
 
 
-class Benchmark(Protocol):
-    """A benchmark: official data -> examples -> requests -> scores -> its tables."""
+class Prompting(Protocol):
+    """The prompt members of a :class:`Benchmark`: an example -> the request a model answers."""
+
+    def build_requests(
+        self,
+        task: Record,
+        mode: Record,
+        templates: Record,
+        examples: list[Record],
+        exemplars: list[Record],
+        prompt_kind: str = "chat",
+    ) -> list[Record]:
+        """Render each example as chat ``messages`` (plus ``exemplar_ids``).
+
+        ``prompt_kind``: the model's (``chat``, or ``completion`` for a base model without a
+        chat template; config/prompt_kind.py). A benchmark whose prompts differ by kind uses
+        it; the others accept and ignore it.
+        """
+
+    def style(self, mode: Record) -> str:
+        """The answer style of ``mode`` (``reasoning`` or ``direct``): which templates render
+        it and which answer budget its cells get."""
+
+    def input_fields(self, example: Record) -> dict[str, str]:
+        """The example's input texts that context truncation may shorten (never instructions)."""
+
+    def with_fields(self, example: Record, fields: dict[str, str]) -> Record:
+        """``example`` with its input texts replaced by ``fields`` (shortened ones)."""
+
+    def prompt_inputs(self, example: Record, user: str) -> list[str]:
+        """The example's own texts as the final user message ``user`` shows them; the rest of
+        the prompt is instruction or exemplars (:mod:`clineval.metrics.copying`)."""
+
+    def restated_texts(self, example: Record) -> list[str]:
+        """The example's question as an answer may restate it ("The patient's anion gap ...
+        is 1."): words that repeat it are no copy (:func:`clineval.metrics.copying.find_copy`)."""
+
+
+class Benchmark(Prompting, Protocol):
+    """A benchmark: official data -> examples -> requests (its :class:`Prompting` members) ->
+    scores -> its tables."""
 
     name: str
     #: Bump when the loader or the demo generator changes, so derived data is rebuilt.
@@ -160,40 +199,6 @@ class Benchmark(Protocol):
 
     def derive(self, task: Record, sources: dict[str, Path]) -> tuple[list[Record], list[Record]]:
         """Official files -> (examples with stable ``id``, exemplars with stable ``id``)."""
-
-    def build_requests(
-        self,
-        task: Record,
-        mode: Record,
-        templates: Record,
-        examples: list[Record],
-        exemplars: list[Record],
-        prompt_kind: str = "chat",
-    ) -> list[Record]:
-        """Render each example as chat ``messages`` (plus ``exemplar_ids``).
-
-        ``prompt_kind``: the model's (``chat``, or ``completion`` for a base model without a
-        chat template; config/prompt_kind.py). A benchmark whose prompts differ by kind uses
-        it; the others accept and ignore it.
-        """
-
-    def style(self, mode: Record) -> str:
-        """The answer style of ``mode`` (``reasoning`` or ``direct``): which templates render
-        it and which answer budget its cells get."""
-
-    def input_fields(self, example: Record) -> dict[str, str]:
-        """The example's input texts that context truncation may shorten (never instructions)."""
-
-    def with_fields(self, example: Record, fields: dict[str, str]) -> Record:
-        """``example`` with its input texts replaced by ``fields`` (shortened ones)."""
-
-    def prompt_inputs(self, example: Record, user: str) -> list[str]:
-        """The example's own texts as the final user message ``user`` shows them; the rest of
-        the prompt is instruction or exemplars (:mod:`clineval.metrics.copying`)."""
-
-    def restated_texts(self, example: Record) -> list[str]:
-        """The example's question as an answer may restate it ("The patient's anion gap ...
-        is 1."): words that repeat it are no copy (:func:`clineval.metrics.copying.find_copy`)."""
 
     def baseline(self, name: str, task: Record, examples: list[Record]) -> Callable[[Record], str]:
         """A non-model baseline over the task's ``examples``: example -> raw output text."""

@@ -195,10 +195,10 @@ def check_section(schema: type, section: Any, where: str) -> None:
                 raise SettingError(key, "required key is missing",
                                    f"expected {describe(hints(schema)[f.name])}")
             continue
-        _check_field(hints(schema)[f.name], f.metadata, section[f.name], key)
+        check_field(hints(schema)[f.name], f.metadata, section[f.name], key)
 
 
-def _check_field(tp: Any, meta: Mapping[str, Any], value: Any, key: str) -> None:
+def check_field(tp: Any, meta: Mapping[str, Any], value: Any, key: str) -> None:
     """A field's value: its type, then its items (a list's, a mapping's values) or its
     section, and its choices and range (of each item)."""
     if not _fits(tp, value):
@@ -211,9 +211,9 @@ def _check_field(tp: Any, meta: Mapping[str, Any], value: Any, key: str) -> None
         check_section(inner, value, key)
     elif origin is list:
         for i, item in enumerate(value):
-            _check_field(typing.get_args(inner)[0], meta, item, f"{key}[{i}]")
+            check_field(typing.get_args(inner)[0], meta, item, f"{key}[{i}]")
     elif origin is dict:
         for name, item in value.items():
-            _check_field(typing.get_args(inner)[1], meta, item, join_key(key, name))
+            check_field(typing.get_args(inner)[1], meta, item, join_key(key, name))
     else:
         _check_value(meta, value, key, ranges=True)

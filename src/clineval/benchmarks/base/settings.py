@@ -36,6 +36,7 @@ from omegaconf import MISSING
 
 from clineval.benchmarks.base.schema import (
     SettingError,
+    check_field,
     check_section,
     hints,
     join_key,
@@ -148,10 +149,19 @@ def read_own(schema: TaskSchema, section: Mapping[str, Any], where: str) -> Any:
     """:func:`read` of the keys of ``section`` that ``schema`` declares: a task's own keys
     (``TASK`` of its benchmark's ``settings.py``, or the function of the task that picks it)
     or a table's layout keys; the keys every task or table has are the platform's, checked
-    with the plan."""
+    with the plan. A required key ``section`` lacks reads as None: a step's task holds only
+    the sections its identity holds (a scoring step's, say, no ``data``)."""
     declared = schema if isinstance(schema, type) else schema(section)
-    own = {f.name for f in dataclasses.fields(declared)}
-    return read(declared, {k: v for k, v in section.items() if k in own}, where)
+    fields = dataclasses.fields(declared)
+    own = {f.name: section[f.name] for f in fields if f.name in section}
+    try:
+        for f in fields:
+            if f.name in own:
+                check_field(hints(declared)[f.name], f.metadata, own[f.name],
+                            join_key(where, f.name))
+    except SettingError as err:
+        raise ConfigError(message(err)) from None
+    return _build(declared, own, where)
 
 
 def _build(schema: type[T], section: Mapping[str, Any], where: str) -> T:
@@ -164,12 +174,16 @@ def _build(schema: type[T], section: Mapping[str, Any], where: str) -> T:
             values[f.name] = _build(_inner(tp), {}, join_key(where, f.name))
         elif f.name not in section and f.default_factory is not dataclasses.MISSING:
             values[f.name] = _typed(tp, f.default_factory(), join_key(where, f.name))
-        elif f.name in section:
+        elif f.name in section or _required(f):
             values[f.name] = None
     built = schema(**values)
     if not schema.__dataclass_params__.frozen:  # type: ignore[attr-defined]
         built.__class__ = _read_only(schema)
     return built
+
+
+def _required(f: dataclasses.Field[Any]) -> bool:
+    return f.default in (MISSING, dataclasses.MISSING) and f.default_factory is dataclasses.MISSING
 
 
 def _inner(tp: Any) -> Any:
@@ -183,10 +197,8 @@ def _inner(tp: Any) -> Any:
 def _defaults_only(tp: Any) -> bool:
     """Whether ``tp`` is a section whose every key has a default (null reads as those)."""
     inner = _inner(tp)
-    return dataclasses.is_dataclass(inner) and all(
-        f.default not in (MISSING, dataclasses.MISSING)
-        or f.default_factory is not dataclasses.MISSING
-        for f in dataclasses.fields(inner))
+    return dataclasses.is_dataclass(inner) and not any(
+        _required(f) for f in dataclasses.fields(inner))
 
 
 def _typed(tp: Any, value: Any, where: str) -> Any:

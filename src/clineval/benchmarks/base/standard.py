@@ -31,29 +31,18 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, ClassVar
 
-from clineval.benchmarks.base import (
-    DeclaredAggregates,
-    DerivedInput,
-    headline,
-    literal_rows,
-    request_record,
-)
+from clineval.benchmarks.base import DerivedInput, headline
 from clineval.benchmarks.base import external as external_scoring
-from clineval.benchmarks.base.exemplars import exemplar_count, hold_out, shown_exemplars
-from clineval.benchmarks.base.headline import LeaderboardColumn, Metric
-from clineval.benchmarks.base.prompts import fill
-from clineval.benchmarks.base.reading import Reading, standard
+from clineval.benchmarks.base.exemplars import exemplar_count, hold_out
+from clineval.benchmarks.base.headline import LeaderboardColumn
+from clineval.benchmarks.base.prompting import StandardPrompts
+from clineval.benchmarks.base.scoring import StandardScoring
 from clineval.benchmarks.base.settings import read_own
 from clineval.benchmarks.base.sources import demo_or_official, require
 from clineval.errors import ConfigError
 from clineval.io import Record
-from clineval.metrics import aggregate, copying
-from clineval.progress import progress
 from clineval.tables import by_mode
 from clineval.tables.render import Table
-
-#: The two answer styles of a task's templates: a mode with ``reasoning`` asks for ``reasoning``.
-STYLES = ("direct", "reasoning")
 
 
 @dataclass(frozen=True)
@@ -69,8 +58,9 @@ class OfficialFile:
     tier: str = "public"
 
 
-class StandardBenchmark(DeclaredAggregates):
-    """A benchmark with every default; the class attributes are its declarations."""
+class StandardBenchmark(StandardPrompts, StandardScoring):
+    """A benchmark with every default; the class attributes are its declarations. The prompt
+    members' defaults are in :mod:`.prompting`, the scoring members' in :mod:`.scoring`."""
 
     name: str
     data_version = "1"
@@ -82,18 +72,11 @@ class StandardBenchmark(DeclaredAggregates):
     demo_files: ClassVar[Mapping[str, str]] = {}
     #: Source files by role: the official file each role reads.
     official_files: ClassVar[Mapping[str, OfficialFile]] = {}
-    #: Exemplars an exemplar mode shows when the task does not say (``exemplars.count``).
-    paper_exemplars = 1
-    #: The example fields context truncation may shorten (the long inputs).
-    truncatable: tuple[str, ...] = ()
-    #: The headline metrics, each declared once (:mod:`clineval.benchmarks.base.headline`):
-    #: labels, accuracies, lower-is-better and every metric choice derive from them.
-    metrics: ClassVar[tuple[Metric, ...]] = ()
     #: The benchmark's leaderboard column; None: none.
     leaderboard: ClassVar[LeaderboardColumn | None] = None
     #: What the paper's literal reading credits that this benchmark's reading does not (copied
     #: prompt text); None where the two readings never differ. Rows where they differ carry
-    #: ``literal``: the row's fields under that reading (:func:`literal_rows`).
+    #: ``literal``: the row's fields under that reading (:func:`.literal_rows`).
     literal_reading: str | None = None
     #: The modules of the package whose code each version covers, by the names of the package:
     #: ``{"data": ("loader", "synthetic"), "scoring": ("scoring", "extract")}``; a part not
@@ -103,22 +86,6 @@ class StandardBenchmark(DeclaredAggregates):
     #: Whether scoring reads the mode (which answer format its prompt asked for): only then
     #: does a score identity hold the mode.
     scoring_reads_mode = False
-
-    @property
-    def metric_labels(self) -> dict[str, str]:
-        """Each declared metric (a name or a pattern) -> its label."""
-        return headline.labels(self.metrics)
-
-    @property
-    def accuracies(self) -> dict[str, str]:
-        """The declared accuracies -> the row field of each one's 0/1 outcome."""
-        return headline.accuracies(self.metrics)
-
-    @property
-    def lower_is_better(self) -> tuple[str, ...]:
-        """The metrics where lower is better (names or shell-style patterns; an export says
-        so, docs/export.md); every other one is better higher."""
-        return headline.lower_is_better(self.metrics)
 
     @property
     def title(self) -> str:
@@ -165,86 +132,6 @@ class StandardBenchmark(DeclaredAggregates):
             return examples, []
         return hold_out(examples, count, self.settings(task).exemplars.seed)
 
-    # --- prompts ------------------------------------------------------------------------
-
-    def style(self, mode: Record) -> str:
-        """The templates' answer style of ``mode``: ``reasoning`` or ``direct``."""
-        return "reasoning" if mode["reasoning"] else "direct"
-
-    def templates_for(self, templates: Record, example: Record) -> Record:
-        """The templates ``example`` is rendered with (one set for every example)."""
-        return templates
-
-    def prompt_values(self, example: Record) -> dict[str, str]:
-        """The values a template's ``{name}`` placeholders take from an example."""
-        return {name: str(value) for name, value in example.items() if isinstance(value, str)}
-
-    def answer_values(self, exemplar: Record) -> dict[str, str]:
-        """The values the ``answer`` template (an exemplar's assistant turn) takes."""
-        return self.prompt_values(exemplar)
-
-    def exemplars_for(self, task: Record, mode: Record, example: Record,
-                      exemplars: list[Record]) -> list[Record]:
-        """The exemplars ``example``'s request shows: the first of the pool."""
-        count = shown_exemplars(task, mode, self.paper_exemplars)
-        if len(exemplars) < count:
-            raise ValueError(f"{self.title}: {count} exemplar(s) requested, {len(exemplars)} "
-                             "available (tasks.<task>.exemplars.count)")
-        return exemplars[:count]
-
-    def render(self, templates: Record, style: str, example: Record,
-               exemplars: list[Record]) -> list[dict[str, str]]:
-        """System message, exemplar turns (user, assistant), the example's user message."""
-        answer_format = templates["answer_format"][style]
-        messages = [{"role": "system",
-                     "content": fill(templates["system"], {"answer_format": answer_format})}]
-        for exemplar in exemplars:
-            turn = {**self.prompt_values(exemplar), "answer_format": answer_format}
-            messages.append({"role": "user", "content": fill(templates["user"], turn)})
-            messages.append({"role": "assistant",
-                             "content": fill(templates["answer"], self.answer_values(exemplar))})
-        user = {**self.prompt_values(example), "answer_format": answer_format}
-        messages.append({"role": "user", "content": fill(templates["user"], user)})
-        return messages
-
-    def build_requests(self, task: Record, mode: Record, templates: Record,
-                       examples: list[Record], exemplars: list[Record],
-                       prompt_kind: str = "chat") -> list[Record]:
-        """One request per example (:meth:`render`); for prompt kind ``completion`` the
-        messages' texts joined by blank lines, as one prompt to continue."""
-        leaked = sorted({e["id"] for e in examples} & {e["id"] for e in exemplars})
-        if leaked:
-            raise ValueError(f"{self.title} exemplar id(s) {leaked[:5]} are also evaluated "
-                             "examples")
-        style, completion = self.style(mode), prompt_kind == "completion"
-        requests = []
-        for example in examples:
-            chosen = self.exemplars_for(task, mode, example, exemplars)
-            messages = self.render(self.templates_for(templates, example), style, example,
-                                   chosen)
-            if completion:
-                messages = [{"role": "user",
-                             "content": "\n\n".join(m["content"] for m in messages)}]
-            requests.append(request_record(example["id"], messages, [e["id"] for e in chosen],
-                                           completion=completion))
-        return requests
-
-    def input_fields(self, example: Record) -> dict[str, str]:
-        return {name: example[name] for name in self.truncatable}
-
-    def with_fields(self, example: Record, fields: dict[str, str]) -> Record:
-        return {**example, **fields}
-
-    def prompt_inputs(self, example: Record, user: str) -> list[str]:
-        """The example's own texts as the final user message ``user`` shows them (what is not
-        the instruction): by default its fields' strings found there
-        (:func:`clineval.metrics.copying.shown_inputs`)."""
-        return copying.shown_inputs(example, user)
-
-    def restated_texts(self, example: Record) -> list[str]:
-        """None by default: every word an output shares with the prompt may be a copy."""
-        return []
-
     # --- scoring ------------------------------------------------------------------------
 
     def baseline(self, name: str, task: Record, examples: list[Record]) -> Callable[[Record], str]:
@@ -261,61 +148,6 @@ class StandardBenchmark(DeclaredAggregates):
     def derive_scoring_input(self, role: str, settings: Record, inputs: dict[str, Path],
                              out: Path) -> Record:
         raise NotImplementedError(f"{self.name} derives no scoring input ({role})")
-
-    def score_row(self, task: Record, example: Record, output: str) -> Record:
-        """One example's score row (its ``id``, and ``answered`` where it applies)."""
-        raise NotImplementedError
-
-    def score(self, task: Record, examples: list[Record], generations: list[Record]
-              ) -> tuple[list[Record], Record]:
-        outputs = {g["id"]: g["output"] for g in generations}
-        missing = [e["id"] for e in examples if e["id"] not in outputs]
-        if missing:
-            raise ValueError(f"{self.title}: no output for example(s) {missing[:5]}")
-        rows = [self.score_row(task, e, outputs[e["id"]])
-                for e in progress(examples, f"{self.title} scoring", unit="examples")]
-        return rows, self.summarize_rows(task, rows)
-
-    def answered(self, row: Record) -> bool | None:
-        return row.get("answered")
-
-    def reading(self, row: Record, example: Record) -> Reading:
-        """The default reading (:func:`clineval.benchmarks.base.reading.standard`): right or
-        wrong by the row's ``correct``, unanswered where :meth:`answered` says so."""
-        return standard(row, example, self.answered(row))
-
-    def summarize_rows(self, task: Record, rows: list[Record]) -> Record:
-        """``n`` and each headline value (``metrics``), from the declared aggregates; where
-        some row reads otherwise under the paper's literal reading, that reading's summary
-        too (``literal``)."""
-        summary = self._summary(task, rows)
-        literal = literal_rows(rows)
-        if literal is not None:
-            summary["literal"] = self._summary(task, literal)
-        return summary
-
-    def headline_aggregates(self, task: Record, rows: list[Record]) -> aggregate.Headline:
-        """Each declared metric's aggregate, in the order declared."""
-        undeclared = [m.name for m in self.metrics if m.aggregate is None]
-        if undeclared or not self.metrics:
-            raise NotImplementedError(
-                f"{self.title}: metric(s) {', '.join(undeclared) or '(none)'} declare no "
-                "aggregate; declare one for each or override headline_aggregates")
-        return {m.name: aggregate.Shown(m.aggregate) for m in self.metrics
-                if m.aggregate is not None}
-
-    def _summary(self, task: Record, rows: list[Record]) -> Record:
-        declared = self.headline_aggregates(task, rows)
-        values = aggregate.values({k: shown.aggregate for k, shown in declared.items()}, rows)
-        return {"n": len(rows), "metrics": values}
-
-    def headline(self, summary: Record) -> dict[str, float | None]:
-        return dict(summary["metrics"])
-
-    def outcomes(self, task: Record, rows: list[Record]) -> dict[str, dict[str, int]]:
-        """Each declared accuracy's 0/1 outcome per example (its row field)."""
-        return {name: {row["id"]: int(bool(row[key])) for row in rows}
-                for name, key in self.accuracies.items()}
 
     # --- tables -------------------------------------------------------------------------
 
