@@ -22,7 +22,7 @@ from graded import MASK, MASK_CHARS, assert_agrees_by_batch, graded, unmask
 
 from clineval.benchmarks.medeval import readings
 from clineval.benchmarks.medeval.examples import LABELS, TASKS
-from clineval.benchmarks.medeval.scoring import read_row
+from clineval.benchmarks.medeval.scoring import read_row, settings
 from clineval.metrics.copying import words
 
 FIXTURE = "medeval_graded"
@@ -101,7 +101,7 @@ def harness_reading(record: dict[str, Any], output: str, own: str,
                "split": "test", "fields": {field: own, "diagnostic": ""},
                "reference": ({c: "unknown" for c in record["codes"]} if kind == "codes"
                              else ""), "labels": {}}
-    row = read_row(example, output, {}, shown)
+    row = read_row(example, output, settings({}), shown)
     if kind in LABELS:
         return row["prediction"]
     if kind == "codes":

@@ -45,7 +45,7 @@ def test_the_preset_is_expanded_into_the_task_settings(judged):
     own = classifiers.settings({"classifiers": {**task["scoring"]["classifiers"],
                                                 "decoding": "model"}})
     assert own["model"]["sampling"]["max_tokens"] == 32
-    with pytest.raises(ConfigError, match=r"classifiers.model: \{preset"):
+    with pytest.raises(ConfigError, match=r"scoring\.classifiers\.model='tiny_llama': wrong type"):
         classifiers.settings({"classifiers": {"kind": "model", "model": "tiny_llama"}})
 
 

@@ -83,11 +83,11 @@ def test_per_code_accuracy_and_emr_against_hand_counts():
             {"a": "unknown", "b": None}]
     rows = [{"id": f"r{i}", "prediction": p, "reference": g, "qualified": True}
             for i, (p, g) in enumerate(zip(pred, gold, strict=True))]
-    part = values(scoring.part_aggregates(rows, "codes", {}), rows)
+    part = values(scoring.part_aggregates(rows, "codes", scoring.settings({})), rows)
     assert part["per_code"] == pytest.approx({"a": 2 / 3, "b": 2 / 3})
     assert part["avg_accuracy"] == pytest.approx(2 / 3)
     assert part["emr"] == pytest.approx(1 / 3)
-    assert values(scoring.part_aggregates([], "codes", {}), [])["emr"] is None
+    assert values(scoring.part_aggregates([], "codes", scoring.settings({})), [])["emr"] is None
 
 
 def test_binary_f1():
@@ -95,7 +95,7 @@ def test_binary_f1():
              ("abnormal", "normal")]
     rows = [{"prediction": p, "reference": g, "qualified": p is not None, "correct": p == g}
             for p, g in pairs]
-    f1 = scoring.part_aggregates(rows, "abnormality", {})["f1"]
+    f1 = scoring.part_aggregates(rows, "abnormality", scoring.settings({}))["f1"]
     assert value(f1, rows) == pytest.approx(2 * 1 / (2 * 1 + 1 + 2))
     normal = [{"prediction": "normal", "reference": "normal", "qualified": True,
                "correct": True}]
@@ -105,7 +105,7 @@ def test_binary_f1():
 def test_bleu_matches_sacrebleu_and_is_100_for_identity():
     hyps = ["the lungs are clear .", "no acute cardiopulmonary process"]
     refs = ["the lungs are clear.", "no acute process in the chest"]
-    bleu = scoring.part_aggregates([], "summarization", {})["bleu4"]
+    bleu = scoring.part_aggregates([], "summarization", scoring.settings({}))["bleu4"]
     rows = [{"prediction": h, "reference": r} for h, r in zip(hyps, refs, strict=True)]
     assert value(bleu, rows) == pytest.approx(sacrebleu.corpus_bleu(hyps, [refs]).score)
     assert value(bleu, [{"prediction": r, "reference": r} for r in refs]) == pytest.approx(100.0)
@@ -139,8 +139,9 @@ def test_table5_sum_is_r1_plus_r2_plus_rl(row):
 def test_our_sum_is_the_sum_of_our_rouges():
     rows = [{"prediction": "no acute disease", "reference": "no acute cardiopulmonary disease"},
             {"prediction": "small right effusion", "reference": "right pleural effusion"}]
-    scoring.with_rouge(rows, {})
-    part = values(scoring.part_aggregates(rows, "summarization", {}), rows)
+    defaults = scoring.settings({})
+    scoring.with_rouge(rows, defaults)
+    part = values(scoring.part_aggregates(rows, "summarization", defaults), rows)
     assert part["rouge_sum"] == pytest.approx(part["rouge_1"] + part["rouge_2"] + part["rouge_l"])
     assert part["rouge_1"] == pytest.approx(
         (rouge_f1(rows[0]["prediction"], rows[0]["reference"])["rouge_1"]

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from clineval.benchmarks.medeval import readings
-from clineval.benchmarks.medeval.scoring import read_row
+from clineval.benchmarks.medeval.scoring import read_row, settings
 
 SENTENCE = "The heart is normal in size."
 FINDINGS = "Heart size normal. Cardiomediastinal contours unremarkable. Lungs are clear."
@@ -19,7 +19,7 @@ def _row(kind: str, output: str, reference: object = "normal", **scoring: str) -
     example = {"id": "x", "task": kind, "domain": "chest", "group": "chest", "split": "test",
                "fields": {field: FINDINGS if field == "report" else SENTENCE},
                "reference": reference}
-    return read_row(example, output, dict(scoring))
+    return read_row(example, output, settings({"scoring": scoring}))
 
 
 @pytest.mark.parametrize(("kind", "output"), [
