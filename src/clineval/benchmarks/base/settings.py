@@ -41,6 +41,7 @@ from clineval.benchmarks.base.schema import (
     hints,
     join_key,
     message,
+    optional_type,
 )
 from clineval.errors import ConfigError
 
@@ -171,7 +172,7 @@ def _build(schema: type[T], section: Mapping[str, Any], where: str) -> T:
         if section.get(f.name) is not None:
             values[f.name] = _typed(tp, section[f.name], join_key(where, f.name))
         elif _defaults_only(tp):
-            values[f.name] = _build(_inner(tp), {}, join_key(where, f.name))
+            values[f.name] = _build(optional_type(tp), {}, join_key(where, f.name))
         elif f.name not in section and f.default_factory is not dataclasses.MISSING:
             values[f.name] = _typed(tp, f.default_factory(), join_key(where, f.name))
         elif f.name in section or _required(f):
@@ -186,24 +187,16 @@ def _required(f: dataclasses.Field[Any]) -> bool:
     return f.default in (MISSING, dataclasses.MISSING) and f.default_factory is dataclasses.MISSING
 
 
-def _inner(tp: Any) -> Any:
-    """``tp`` without ``None``."""
-    if typing.get_origin(tp) in (typing.Union, types.UnionType):
-        args = [a for a in typing.get_args(tp) if a is not type(None)]
-        return args[0] if len(args) == 1 else tp
-    return tp
-
-
 def _defaults_only(tp: Any) -> bool:
     """Whether ``tp`` is a section whose every key has a default (null reads as those)."""
-    inner = _inner(tp)
+    inner = optional_type(tp)
     return dataclasses.is_dataclass(inner) and not any(
         _required(f) for f in dataclasses.fields(inner))
 
 
 def _typed(tp: Any, value: Any, where: str) -> Any:
     """``value`` (checked against ``tp``) as a value of ``tp``."""
-    inner = _inner(tp)
+    inner = optional_type(tp)
     origin = typing.get_origin(inner)
     if value is None or inner is Any or origin in (typing.Union, types.UnionType):
         return value
