@@ -4,25 +4,25 @@ import sys
 from pathlib import Path
 
 from clineval.benchmarks import add_include
-from clineval.workflow.checks import check_plan
-from clineval.workflow.code_changes import warn as warn_code_changes
+from clineval.workflow.plan.checks import check_plan
+from clineval.workflow.plan.code_changes import warn as warn_code_changes
 from clineval.errors import ConfigError
-from clineval.workflow.settle import settle
+from clineval.workflow.run.settle import settle
 from clineval.report.page import section_title
 from clineval.report.text import rst_escape
-from clineval.workflow.agreement import report_grades
-from clineval.workflow.locks import at_start as release_stale_lock
-from clineval.workflow.missing import forget_unfinished
-from clineval.workflow.missing import targets as missing_files
-from clineval.workflow.check_data import check_data
-from clineval.workflow import checkout
-from clineval.workflow import progress as console_progress
-from clineval.workflow.job_errors import short_messages
-from clineval.workflow.manifests import EXPORT_FILES, FIGURE_FILES, TABLE_FILES, write_manifests
-from clineval.workflow.layout import Cell
-from clineval.workflow.plan_cache import load_plan
-from clineval.workflow.slurm import check as slurm_preflight
-from clineval.workflow.resources import conda_env, model_resources, scoring_resources
+from clineval.workflow.plan.grades import report_grades
+from clineval.workflow.run.locks import at_start as release_stale_lock
+from clineval.workflow.run.missing import forget_unfinished
+from clineval.workflow.run.missing import targets as missing_files
+from clineval.workflow.commands.check_data import check_data
+from clineval.workflow.run import checkout
+from clineval.workflow.run import progress as console_progress
+from clineval.workflow.run.job_errors import short_messages
+from clineval.workflow.plan.manifests import EXPORT_FILES, FIGURE_FILES, TABLE_FILES, write_manifests
+from clineval.workflow.plan.layout import Cell
+from clineval.workflow.run.plan_cache import load_plan
+from clineval.workflow.run.slurm import check as slurm_preflight
+from clineval.workflow.plan.resources import conda_env, model_resources, scoring_resources
 
 
 try:
@@ -30,7 +30,7 @@ try:
     # $CLINEVAL_INCLUDE): the plan and every job process (which inherit the variable) find them
     add_include(config.get("include"))
     # reused from results/identity/plans/ while conf/, the overrides and the files it read are
-    # unchanged (clineval.workflow.plan_cache)
+    # unchanged (clineval.workflow.run.plan_cache)
     PLAN, SETTLE_JOBS, _ = load_plan(
         Path(workflow.basedir) / "conf",
         config.get("overrides"),
@@ -41,7 +41,7 @@ try:
 except ConfigError as err:
     sys.exit(f"clineval: configuration error: {err}")
 # results whose code changed while their versions did not: one warning naming them and the
-# modules (grid.code_changes=rerun re-runs them instead; clineval.workflow.code_changes)
+# modules (grid.code_changes=rerun re-runs them instead; clineval.workflow.plan.code_changes)
 if workflow.is_main_process:
     warn_code_changes(PLAN)
 # the sources of official tasks whose derived data is not current, read by their loaders: a bad
@@ -53,7 +53,7 @@ if workflow.is_main_process and str(config.get("check_data", True)).lower() not 
     if not _DATA_CHECK.ok:
         sys.exit(_DATA_CHECK.message())
 PLAN.write_identities()
-# jobs refuse an environment that imports another checkout's clineval (workflow/checkout.py)
+# jobs refuse an environment that imports another checkout's clineval (workflow/run/checkout.py)
 if workflow.is_main_process:
     checkout.export()
 # the generation cache, keyed by full generation identity, serves every grid: a grid whose
@@ -331,6 +331,6 @@ onstart:
     # submitted (one message per missing piece); any other executor checks and waits for nothing
     slurm_preflight(workflow)
     # long jobs' progress lines (their steps write them beside their logs) on this console,
-    # whatever node runs them (clineval.workflow.progress)
+    # whatever node runs them (clineval.workflow.run.progress)
     if workflow.is_main_process:
         console_progress.start(Path(RESULTS))
