@@ -320,7 +320,7 @@ def _plan(args: argparse.Namespace) -> int:
 
 
 def _check_data(args: argparse.Namespace) -> int:
-    from clineval.workflow.commands.check_data import run
+    from clineval.workflow.plan.check_data import run
 
     return run(args.conf, args.overrides)
 

@@ -43,7 +43,7 @@ LAYERS: tuple[tuple[tuple[str, ...], ...], ...] = (
     (("clineval.workflow", "clineval.workflow.plan"), ("clineval.skeleton",)),
     (("clineval.workflow.steps",),),  # what the jobs run
     (("clineval.workflow.run",),),  # the Snakemake run: settling, locks, console, SLURM, guard
-    (("clineval.workflow.commands",),),  # audit, DVC, answers, publish, agreement, check-data
+    (("clineval.workflow.commands",),),  # audit, DVC, answers, publish, agreement
     (("clineval.cli",),),
 )
 

@@ -1,2 +1,2 @@
 """User commands over a plan and its results: ``clineval audit``, ``dvc``, ``answers``,
-``publish``, ``agreement`` and ``check-data``."""
+``publish`` and ``agreement``."""
