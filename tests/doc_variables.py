@@ -9,7 +9,7 @@ from pathlib import Path
 
 from workflow_run import REPO
 
-from clineval.workflow import checkout
+from clineval.workflow.run import checkout
 
 CONF = REPO / "conf"
 

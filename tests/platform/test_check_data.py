@@ -14,7 +14,7 @@ import pytest
 from medcalc_files import medcalc_csv
 
 from clineval.cli import main
-from clineval.workflow.job_errors import short_messages
+from clineval.workflow.run.job_errors import short_messages
 
 REPO = Path(__file__).resolve().parents[2]
 # the demo's constant baseline on MedCalc-Bench, zero-shot, Table 2: the smallest official grid

@@ -146,7 +146,7 @@ def test_a_table_group_without_data_warns_at_plan_time(elsewhere, tmp_path, capl
 
 
 def test_dvc_remote_names_a_missing_store_and_what_to_run(tmp_path):
-    from clineval.workflow.dvc_remote import Remote, diagnose
+    from clineval.workflow.commands.dvc_remote import Remote, diagnose
 
     missing = tmp_path / "clineval-dvc-remote"
     status, message = diagnose([Remote("local", str(missing), True)])

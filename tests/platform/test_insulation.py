@@ -9,7 +9,7 @@ import pytest
 from doc_variables import NOT_DATA, documented, exported, read_by_conf
 from workflow_run import REPO
 
-from clineval.workflow.plan import build_plan
+from clineval.workflow.plan.build import build_plan
 
 CONF = REPO / "conf"
 

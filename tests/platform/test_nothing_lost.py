@@ -17,8 +17,8 @@ import sys
 import time
 from pathlib import Path
 
-from clineval.workflow import locks, missing
-from clineval.workflow.settle import Job
+from clineval.workflow.run import locks, missing
+from clineval.workflow.run.settle import Job
 
 
 def test_missing_outputs_of_a_started_job_or_of_a_finished_consumer_are_found(tmp_path):

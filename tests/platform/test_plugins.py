@@ -24,7 +24,7 @@ from clineval.benchmarks.base import replicates_by_rows
 from clineval.config.locate import PROJECT_CONF, available
 from clineval.errors import ConfigError, DataError
 from clineval.metrics.bootstrap import BootstrapSettings, resamples
-from clineval.workflow.plan import build_plan
+from clineval.workflow.plan.build import build_plan
 
 OVERRIDES = ["+task@tasks.pubmedqa=pubmedqa", "+table@tables.pubmedqa_by_mode=pubmedqa_by_mode",
              "+figure@figures.pubmedqa_bars=pubmedqa_bars",

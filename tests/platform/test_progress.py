@@ -9,7 +9,7 @@ from pathlib import Path
 
 from clineval import progress
 from clineval.progress import Tracker, duration
-from clineval.workflow.progress import Reporter
+from clineval.workflow.run.progress import Reporter
 
 
 class Clock:

@@ -26,9 +26,9 @@ from clineval.provenance.record import (
     read_record,
     write_record,
 )
-from clineval.workflow.dvc import dvc_yaml_text, params_text, stages
-from clineval.workflow.layout import Plan
-from clineval.workflow.plan import build_plan
+from clineval.workflow.commands.dvc import dvc_yaml_text, params_text, stages
+from clineval.workflow.plan.build import build_plan
+from clineval.workflow.plan.layout import Plan
 
 REPO = Path(__file__).resolve().parents[2]
 CONF = REPO / "conf"

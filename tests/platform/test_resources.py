@@ -8,8 +8,8 @@ import pytest
 
 from clineval.config.compose import ConfigError
 from clineval.inference.registry import backends
-from clineval.workflow.plan import build_plan
-from clineval.workflow.resources import (
+from clineval.workflow.plan.build import build_plan
+from clineval.workflow.plan.resources import (
     SCORING_DEFAULT,
     ModelResources,
     conda_env,

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from workflow_run import REPO, snakemake
 
-from clineval.workflow import checkout
+from clineval.workflow.run import checkout
 
 #: The constant baseline on two MedCalc-Bench demo rows (tests/platform/test_nothing_lost.py).
 SMALL = ("grid.select.models=[constant] grid.select.tasks=[medcalc] grid.select.modes=[zero_shot] "

@@ -1,4 +1,4 @@
-"""The data-access guard (clineval.workflow.access): a remote model receives a cell's data only
+"""The data-access guard (clineval.workflow.plan.access): a remote model receives a cell's data only
 when the files the cell reads may go to it. It judges the cells the plan builds (after
 grid.select, a table selection, skipped tasks) and the tiers of the files each reads: the demo's
 synthetic files go anywhere; official files have the least tier their benchmark declares

@@ -1,5 +1,5 @@
 """Every grid, and every version of a grid's official data, keeps its own folders
-(clineval.workflow.roots): building one never touches another's files, and going back re-runs
+(clineval.workflow.plan.roots): building one never touches another's files, and going back re-runs
 nothing."""
 
 from __future__ import annotations

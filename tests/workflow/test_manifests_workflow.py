@@ -1,4 +1,4 @@
-"""Job manifests (clineval.workflow.manifests): what every rule hands its step.
+"""Job manifests (clineval.workflow.plan.manifests): what every rule hands its step.
 
 The reader names the file and the field of a wrong manifest; every manifest the plan writes
 reads back for its step, and is written again only when it changes; every job of a grid's dry
@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 from workflow_run import snakemake
 
-from clineval.workflow.manifests import (
+from clineval.workflow.plan.manifests import (
     FIELDS,
 )
 

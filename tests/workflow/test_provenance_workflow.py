@@ -30,10 +30,10 @@ from clineval.provenance.location import located
 from clineval.provenance.record import (
     read_record,
 )
-from clineval.workflow import code_changes
-from clineval.workflow.layout import Plan
-from clineval.workflow.plan import build_plan
-from clineval.workflow.settle import jobs, settle
+from clineval.workflow.plan import code_changes
+from clineval.workflow.plan.build import build_plan
+from clineval.workflow.plan.layout import Plan
+from clineval.workflow.run.settle import jobs, settle
 
 REPO = Path(__file__).resolve().parents[2]
 CONF = REPO / "conf"

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from workflow_run import timeout_s
 
-from clineval.workflow.plan import build_plan
+from clineval.workflow.plan.build import build_plan
 
 REPO = Path(__file__).resolve().parents[2]
 LLAMAS = ("+model@models.llama8=llama3_8b_instruct", "+model@models.llama70=llama3_70b_instruct")

@@ -18,7 +18,7 @@ from browser import assert_fits, browser, layout, load, needs_chromium, screensh
 from workflow_run import REPO, snakemake
 
 from clineval.io import read_jsonl
-from clineval.workflow.plan import build_plan
+from clineval.workflow.plan.build import build_plan
 
 
 @pytest.fixture(scope="module")

@@ -9,9 +9,9 @@ import pytest
 import torch
 from workflow_run import REPO
 
-from clineval.workflow import steps
-from clineval.workflow.layout import Cell
-from clineval.workflow.plan import build_plan
+from clineval.workflow.plan.build import build_plan
+from clineval.workflow.plan.layout import Cell
+from clineval.workflow.steps import entry as steps
 
 
 @pytest.mark.slow
