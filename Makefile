@@ -37,15 +37,17 @@ demo: setup
 	@echo "Tables: results/tables/ Figures: results/figures/"
 	@echo "Report: results/report/index.html (self-contained), results/report.html (Snakemake's)"
 
-# The unit and plan tests (single-threaded, each in its own temporary folder) run on $(CORES)
-# workers; the end-to-end tests (marked slow: every test that starts Snakemake, SmolLM2 or a
-# server; Snakemake runs use every core themselves and share one demo build) run after them in
-# one process. Both always run; either failing fails; each prints its 25 slowest tests. A
-# Snakemake run of the tests may take CLINEVAL_TEST_TIMEOUT seconds (default 1800): raise it on
-# a slow or busy machine (`make test CLINEVAL_TEST_TIMEOUT=3600`).
+# The unit tests (everything outside tests/workflow/) run on $(CORES) workers, a file per
+# worker; then the workflow tests (tests/workflow/, marked slow: every test that starts
+# Snakemake, SmolLM2 or a server) on $(CORES) workers too, in file order, one worker taking all
+# of tests/workflow/demo/ (the tests that share the demo build: tests/conftest.py). Both halves
+# always run; either failing fails; each prints its 25 slowest tests. A Snakemake run of the
+# tests may take CLINEVAL_TEST_TIMEOUT seconds (default 1800): raise it on a slow or busy
+# machine (`make test CLINEVAL_TEST_TIMEOUT=3600`).
 test: setup
 	$(BIN)/python -m pytest -m "not slow" -n $(CORES) --dist loadfile --durations=25; fast=$$?; \
-	$(BIN)/python -m pytest -m slow --durations=25; slow=$$?; \
+	$(BIN)/python -m pytest -m slow -n $(CORES) --dist loadfile --no-loadscope-reorder \
+	  --durations=25; slow=$$?; \
 	exit $$(( fast != 0 ? fast : slow ))
 
 lint: setup

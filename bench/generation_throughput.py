@@ -112,7 +112,7 @@ def main():
 if __name__ == "__main__":  # vLLM spawns its engine core
     main()
 '''
-#: vLLM on CPU as the real-engine test runs it (tests/platform/test_backend_vllm_real.py)
+#: vLLM on CPU as the real-engine test runs it (tests/workflow/test_backend_vllm_real.py)
 VLLM_CPU_ENGINE = {"dtype": "float32", "gpu_memory_utilization": 0.25, "enforce_eager": True}
 
 

@@ -1,4 +1,6 @@
-"""Headless Chromium (Debian's ``chromium`` and ``chromium-driver``) for the report's tests.
+"""Headless Chromium (Debian's ``chromium`` and ``chromium-driver``) for the report's tests, and
+what their unit and workflow halves share: the skip mark, reading and grading a page, the
+layout check.
 
 Run as a script to refresh the screenshot in the docs after ``make demo``:
 
@@ -7,14 +9,18 @@ Run as a script to refresh the screenshot in the docs after ``make demo``:
 
 from __future__ import annotations
 
+import json
 import shutil
 import sys
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from itertools import pairwise
 from pathlib import Path
 from typing import Any
+
+import pytest
 
 BROWSERS = ("chromium", "chromium-browser")
 
@@ -160,3 +166,86 @@ if __name__ == "__main__":
             sys.exit(f"{sys.argv[1]}: console errors {check.errors}, image widths "
                      f"{check.image_widths}")
         screenshot(session, Path(sys.argv[2]))
+
+
+needs_chromium = pytest.mark.skipif(
+    chromium() is None, reason="no chromium/chromedriver on PATH: apt-get install -y chromium "
+    "chromium-driver (.ci/run does as root)")
+
+
+def page_data(page: Path) -> dict:
+    return json.loads(page.read_text(encoding="utf-8").split('id="data">')[1]
+                      .split("</script>")[0])
+
+
+def saved_file(folder: Path, timeout: float = 30) -> Path:
+    """The grades file the page's download wrote into ``folder``."""
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        done = [p for p in folder.glob("*.jsonl")]
+        if done:
+            return done[0]
+        time.sleep(0.2)
+    raise AssertionError(f"no grades file in {folder}: {list(folder.iterdir())}")
+
+
+def grade_two(driver, page: Path, downloads: Path, first: str, second: str, note: str) -> Path:
+    """Open ``page``, agree with the scorer on ``first``, disagree on ``second`` (verdict
+    unanswered, with ``note``), the grader's name given once when asked, and save."""
+    from selenium.webdriver.support.ui import Select
+
+    driver.execute_cdp_cmd("Page.setDownloadBehavior",
+                           {"behavior": "allow", "downloadPath": str(downloads)})
+    assert load(driver, page).errors == []
+    search = driver.find_element("id", "search")
+    search.send_keys(first)
+    box = driver.find_element("css selector", "#examples article fieldset.grade")
+    box.find_element("css selector", "input[value=agree]").click()
+    alert = driver.switch_to.alert  # the grader's name: asked once
+    alert.send_keys("ann")
+    alert.accept()
+    search.clear()
+    search.send_keys(second)
+    box = driver.find_element("css selector", "#examples article fieldset.grade")
+    box.find_element("css selector", "input[value=disagree]").click()
+    Select(box.find_element("tag name", "select")).select_by_value("unanswered")
+    note_box = box.find_element("css selector", "input[type=text]")
+    note_box.send_keys(note)
+    note_box.send_keys("\t")  # the note is kept on change
+    save = driver.find_element("id", "save-grades")  # above the list: out of the sticky filters
+    driver.execute_script("arguments[0].scrollIntoView({block: 'center'});", save)
+    save.click()
+    return saved_file(downloads)
+
+
+LAYOUT = """
+const page = document.documentElement;
+const text = document.body.innerText;
+const count = s => text.split(s).length - 1;
+return {
+  page: [page.scrollWidth, window.innerWidth],
+  tables: Array.from(document.querySelectorAll('figure[id^="table-"]')).map(f => {
+    const t = f.querySelector('table');
+    return [f.id, t.getBoundingClientRect().width, f.getBoundingClientRect().width,
+            ['auto', 'scroll'].includes(getComputedStyle(t.parentElement).overflowX)];
+  }),
+  groups: Array.from(document.querySelectorAll('thead th[scope="colgroup"]')).map(
+    th => [th.closest('figure').id, th.innerText, th.colSpan]),
+  captions: arguments[0].map(count),
+};
+"""
+
+
+def layout(driver, captions: list[str]) -> dict:
+    """The page's and each table's width, each group header's span and how often each caption
+    is in the page's visible text."""
+    return driver.execute_script(LAYOUT, captions)
+
+
+def assert_fits(shown: dict) -> None:
+    """No sideways scrolling of the page: it is no wider than the window, each table no wider
+    than its figure unless it scrolls in its own box."""
+    width, window = shown["page"]
+    assert width <= window, f"the page scrolls sideways: {width} > {window} px"
+    wide = [t for t in shown["tables"] if t[1] > t[2] + 0.5 and not t[3]]
+    assert wide == [], f"tables wider than the page: {wide}"

@@ -1,26 +1,26 @@
-"""The demo fixture shared by the end-to-end modules; test order: the SLURM cluster test runs
-last; only a test marked ``slow`` may start Snakemake or load SmolLM2.
+"""What every test shares: only a test marked ``slow`` may start Snakemake or load SmolLM2,
+and every such test lives in tests/workflow/ (the unit tests elsewhere); the tests that need
+the session's demo build live in tests/workflow/demo/ (its conftest.py builds it).
 
-The demo build gets ``CLINEVAL_TEST_TIMEOUT`` seconds (``workflow_run.timeout_s``). A build that
-fails or runs out of time fails once, with one line (the step it was in and the time it took);
-pytest keeps that failure for the session, and every test that needs the demo reports the same
-line, without a traceback.
+Test order: the SLURM cluster test runs last. Once its single-node cluster is stopped, the SLURM
+client stays installed with no controller to answer; scripts/slurm/stop.sh makes client calls
+fail at once then (``MessageTimeout=1``), else Snakemake's SLURM executor plugin would wait ~9 s
+for ``scontrol`` at every later Snakemake start (docs/workflow.md, Scale), and the end-to-end
+modules start Snakemake often.
 
-Once its single-node cluster is stopped, the SLURM client stays installed with no controller to
-answer; scripts/slurm/stop.sh makes client calls fail at once then (``MessageTimeout=1``), else
-Snakemake's SLURM executor plugin would wait ~9 s for ``scontrol`` at every later Snakemake start
-(docs/workflow.md, Scale), and the end-to-end modules start Snakemake often.
+Under pytest-xdist's ``--dist loadfile`` (``make test``) a worker runs a file's tests, and one
+worker runs all of tests/workflow/demo/: they share one demo build, and some rebuild it.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 import workflow_run
 from hypothesis import settings
-from workflow_run import REPO, console_of, snakemake
+from workflow_run import REPO
 
 # Property tests check what holds, not how fast: a wall-clock deadline per example fails at
 # random on a busy machine (a 0.5 ms example once took 573 ms on 2 shared cores).
@@ -28,37 +28,39 @@ settings.register_profile("clineval", deadline=None)
 settings.load_profile("clineval")
 
 
+#: The folder of the slow tests, and the one of those that share the session's demo build
+#: (paths as pytest's node ids give them, from the repository root).
+WORKFLOW_TESTS = "tests/workflow/"
+DEMO_TESTS = "tests/workflow/demo/"
+
+
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    misplaced = [item.nodeid for item in items if item.get_closest_marker("slow") is not None
+                 and not item.nodeid.startswith(WORKFLOW_TESTS)]
+    if misplaced:
+        raise pytest.UsageError(f"{misplaced[0]} is marked slow: move it to {WORKFLOW_TESTS} "
+                                f"(the unit tests start no Snakemake, model or server)")
     items.sort(key=lambda item: item.module.__name__.endswith("test_slurm")
                if item.module else False)
+
+
+def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any:
+    """``--dist loadfile`` with tests/workflow/demo/ as one unit: one worker builds the demo
+    and runs every test that needs it, in order."""
+    if config.getvalue("dist") != "loadfile":
+        return None
+    from xdist.scheduler import LoadFileScheduling
+
+    class DemoOnOneWorker(LoadFileScheduling):
+        def _split_scope(self, nodeid: str) -> str:
+            return DEMO_TESTS if nodeid.startswith(DEMO_TESTS) else super()._split_scope(nodeid)
+
+    return DemoOnOneWorker(config, log)
 
 
 def pytest_runtest_setup(item: pytest.Item) -> None:
     """Tell the workflow helpers whether this test is marked slow (before its fixtures)."""
     workflow_run.slow_test = item.get_closest_marker("slow") is not None
-
-
-@pytest.fixture(scope="session")
-def demo(tmp_path_factory) -> Path:
-    """The offline demo grid's tables, built once in a temporary work directory. A test that
-    runs it under other settings uses ``rebuild_demo_after``. Its console is kept
-    (``workflow_run.console_of``)."""
-    workdir = tmp_path_factory.mktemp("demo")
-    done = snakemake(workdir, "all_tables", console=console_of(workdir))
-    console_of(workdir).write_text(done.stdout + done.stderr, encoding="utf-8")
-    if done.returncode != 0:
-        pytest.fail(f"the demo build failed (its console: {console_of(workdir)}):\n"
-                    f"{done.stderr[-5000:]}", pytrace=False)
-    return workdir
-
-
-@pytest.fixture
-def rebuild_demo_after(demo: Path) -> Iterator[None]:
-    """Builds the demo's default settings again after the test, whether it passed or failed, so
-    that one failure cannot leave the next tests a demo built under other settings."""
-    yield
-    done = snakemake(demo, "all_tables")
-    assert done.returncode == 0, done.stderr[-5000:]
 
 
 @pytest.fixture(scope="session")

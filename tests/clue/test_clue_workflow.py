@@ -2,22 +2,16 @@
 
 from __future__ import annotations
 
-import csv
-import json
 import logging
 import os
 from pathlib import Path
-from statistics import fmean
 
 import pytest
-from rouge_score import rouge_scorer
-from workflow_run import grid_folder, snakemake
 
 from clineval.benchmarks import get_benchmark
 from clineval.benchmarks.clue import synthetic
 from clineval.benchmarks.clue.benchmark import SOURCES
 from clineval.config.compose import ConfigError
-from clineval.io import read_jsonl
 from clineval.workflow.plan.build import build_plan
 from clineval.workflow.plan.layout import Cell
 from clineval.workflow.steps.requests import fit_requests
@@ -25,7 +19,6 @@ from clineval.workflow.steps.requests import fit_requests
 REPO = Path(__file__).resolve().parents[2]
 CONF = REPO / "conf"
 CLUE_TASKS = [f"clue_{d}" for d in SOURCES]
-MEQSUM_XLSX = "MeQSum_ACL2019_BenAbacha_Demner-Fushman.xlsx"
 
 
 @pytest.fixture(autouse=True)
@@ -222,84 +215,3 @@ def test_a_long_prompt_is_cut_in_its_documents_only(tmp_path):
 
 
 # -- end to end ----------------------------------------------------------------------------------
-
-
-def _table_records(workdir: Path) -> list[dict[str, str]]:
-    with (workdir / "results/tables/clue_table3.csv").open(newline="") as handle:
-        return list(csv.DictReader(handle))
-
-
-@pytest.mark.slow
-def test_demo_table_names_its_bertscore_encoder(demo):
-    tables = demo / "results/tables"
-    assert {p.name for p in tables.glob("clue_table3.*")} == {
-        f"clue_table3.{x}"
-        for x in ("csv", "md", "tex", "stats.json", "stats.md", "metrics.json", "prov.json",
-                  "cells.json")
-    }
-    md = (tables / "clue_table3.md").read_text()
-    assert "BERT F1 scored with sentence-transformers/all-MiniLM-L6-v2" in md
-    assert "Baseline (paper)" in md and "Tiny Llama (random weights) †" in md
-    assert "synthetic demo files" in md
-
-
-@pytest.mark.slow
-def test_paper_baseline_meqsum_rouge_is_rouge_of_the_input(demo):
-    examples = read_jsonl(demo / "data/derived/clue_meqsum/examples.jsonl")
-    scorer = rouge_scorer.RougeScorer(["rouge1", "rouge2", "rougeL"], use_stemmer=False)
-    scores = [scorer.score(e["reference"], e["fields"]["question"]) for e in examples]
-    expected = {
-        f"rouge_{k[-1].lower()}": 100 * fmean(s[k].fmeasure for s in scores)
-        for k in ("rouge1", "rouge2", "rougeL")
-    }
-    summary = json.loads(
-        (demo / "results/scores/clue_baseline/clue_meqsum/one_shot.json").read_text()
-    )["summary"]["datasets"]["meqsum"]
-    assert summary["n"] == len(examples)
-    for key, value in expected.items():
-        assert summary["metrics"][key] == pytest.approx(value, abs=1e-9)
-    shown = {
-        r["metric"]: float(r["value"])
-        for r in _table_records(demo)
-        if r["model"] == "clue_baseline" and r["dataset"] == "meqsum"
-    }
-    for key, value in expected.items():
-        assert shown[key] == pytest.approx(value, abs=1e-4)
-
-
-@pytest.mark.slow
-def test_level_scores_are_the_mean_of_their_dataset_scores(demo):
-    levels = {
-        "level1": ("mednli", "problem_summary", "meqsum"),
-        "level2": ("longhealth", "medisumqa", "medisumcode"),
-    }
-    records = _table_records(demo)
-    for model in ("clue_baseline", "tiny_llama"):
-        mine = [r for r in records if r["model"] == model]
-        datasets = {r["dataset"]: float(r["value"]) for r in mine if r["metric"] == "dataset_score"}
-        shown = {r["dataset"]: float(r["value"]) for r in mine if r["metric"] == "score"}
-        for level, parts in levels.items():
-            assert shown[level] == pytest.approx(fmean(datasets[d] for d in parts), abs=1e-4)
-
-
-@pytest.mark.slow
-def test_real_meqsum_runs_the_paper_baseline(tmp_path):
-    data_dir = os.environ.get("CLINEVAL_DATA_DIR")
-    if not data_dir or not (Path(data_dir) / "meqsum" / MEQSUM_XLSX).is_file():
-        pytest.skip(f"set CLINEVAL_DATA_DIR to a directory holding meqsum/{MEQSUM_XLSX}")
-    xlsx = Path(data_dir) / "meqsum" / MEQSUM_XLSX
-    overrides = (
-        f"grid=clue_paper tasks.clue_meqsum.data.path={xlsx} "
-        "grid.select.tasks=[clue_meqsum] grid.select.models=[clue_baseline]"
-    )
-    done = snakemake(tmp_path, "all_tables", overrides=overrides)
-    assert done.returncode == 0, done.stderr[-3000:]
-    results = grid_folder(tmp_path, "clue_paper")  # the grid's own folder, by its data
-    summary = json.loads(
-        (results / "scores/clue_baseline/clue_meqsum/one_shot.json").read_text()
-    )["summary"]["datasets"]["meqsum"]
-    assert summary["n"] == 1000 - 3  # three rows held out as exemplars
-    assert summary["status_counts"] == {"whole_output": 997}
-    assert 0 < summary["metrics"]["rouge_l"] < 100
-    table = (results / "tables/clue_table3.md").read_text()
-    assert "Data: the official files (examples: meqsum 997)" in table

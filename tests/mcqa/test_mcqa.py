@@ -10,7 +10,7 @@ import subprocess
 
 import pytest
 import yaml
-from workflow_run import REPO, snakemake
+from workflow_run import REPO
 
 from clineval.benchmarks import BENCHMARKS, get_benchmark, title
 from clineval.benchmarks.base import replicates_by_rows
@@ -160,20 +160,3 @@ def test_the_benchmark_is_its_package_and_two_config_files():
               and (REPO / path).is_file()
               and "mcqa" in (REPO / path).read_text(encoding="utf-8", errors="ignore")]
     assert naming == []
-
-
-OVERRIDES = ("+task@tasks.mcqa=mcqa +table@tables.mcqa_by_mode=mcqa_by_mode "
-             "grid.select.tables=[mcqa_by_mode] grid.select.models=[tiny_llama] "
-             "grid.select.figures=[]")
-
-
-@pytest.mark.slow
-def test_the_workflow_builds_its_table(tmp_path):
-    done = snakemake(tmp_path, "all_tables", overrides=OVERRIDES)
-    assert done.returncode == 0, done.stderr[-3000:]
-    tables = tmp_path / "results" / "tables"
-    text = (tables / "mcqa_by_mode.md").read_text(encoding="utf-8")
-    assert "## Medical MCQA accuracy by prompting mode" in text
-    assert "| Tiny Llama (random weights) † |" in text
-    records = (tables / "mcqa_by_mode.csv").read_text(encoding="utf-8").splitlines()
-    assert len(records) == 1 + 3 * 2  # header, then 3 modes x 2 metrics of the one model

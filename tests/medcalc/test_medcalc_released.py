@@ -13,14 +13,11 @@ from __future__ import annotations
 import functools
 import json
 from collections import Counter
-from pathlib import Path
 
 import pytest
 from released import file_rows, released, rescore, shared
-from workflow_run import grid_folder, snakemake
 
 from clineval.benchmarks.medcalc.loader import CATEGORY_SPELLINGS, read_test_csv
-from clineval.cli import main
 from clineval.errors import DataError
 
 V1_ROWS = range(1, 113)  # the direct-answer files' rows that are v1.0's (README)
@@ -167,29 +164,3 @@ def test_run_b_committed_aggregate(rescored, tmp_path):
                                         r"prompt of example '114' shows"):
         rescore(tmp_path, released(RUNS["gpt35_direct_b"][0]), "zero_shot",
                 rows=[*V1_ROWS, 114])
-
-
-@pytest.mark.slow
-def test_gpt4o_mini_through_snakemake(tmp_path, capsys):
-    """The complete released run through Snakemake on the v1.0 test set: Table 2's row is the
-    repository's 20.63, and ``clineval medcalc agreement`` finds every Result."""
-    file = released(RUNS["gpt4o_mini_direct"][0])
-    grid = " ".join([
-        "grid=medcalc_paper grid.select.models=[gpt4o_mini] grid.select.modes=[zero_shot]",
-        "grid.select.tables=[medcalc_table2]",
-        f"tasks.medcalc.data.path={shared('medcalc-bench-v1.0/test_data.csv')}",
-        f"+model@models.gpt4o_mini=recorded models.gpt4o_mini.recorded.path={file}",
-        "models.gpt4o_mini.recorded.layout=medcalc_official",
-        "models.gpt4o_mini.recorded.mode=zero_shot models.gpt4o_mini.display_name=GPT-4o_mini"])
-    work = tmp_path / "work"
-    done = snakemake(work, "all_tables", overrides=grid)
-    assert done.returncode == 0, done.stderr[-3000:]
-    results = grid_folder(work, "medcalc_paper")
-    table = (results / "tables/medcalc_table2.md").read_text(encoding="utf-8")
-    assert "| GPT-4o_mini § | n/a | official | 16.51 ± 0.02 | 34.17 ± 0.03 | 23.33 ± 0.05 | " \
-           "10.00 ± 0.05 | 13.33 ± 0.02 | 13.75 ± 0.04 | 31.67 ± 0.06 | 20.63 ± 0.01 |" in table
-    cell = Path("gpt4o_mini/medcalc/zero_shot.jsonl")
-    assert main(["medcalc", "agreement", "--generations", str(results / "generations" / cell),
-                 "--scores", str(results / "scores" / cell), "--json"]) == 0
-    found = json.loads(capsys.readouterr().out)
-    assert (found["rows"], found["agree"], found["disagreements"]) == (1047, 1047, [])

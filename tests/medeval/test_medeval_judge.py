@@ -49,10 +49,17 @@ def test_the_preset_is_expanded_into_the_task_settings(judged):
         classifiers.settings({"classifiers": {"kind": "model", "model": "tiny_llama"}})
 
 
-def test_the_smoke_model_judges_originals_and_rewrites(judged):
+@pytest.fixture(scope="module")
+def scored(judged):
+    """Each test sentence given as its own rewrite, scored with the smoke model as the judge:
+    its rows and summary (the judge generates 200 tokens per prompt: the slowest step here)."""
     task, examples = judged
     same = [{"id": e["id"], "output": e["fields"]["sentence"]} for e in examples]
-    rows, summary = scoring.score(task, examples, same)
+    return scoring.score(task, examples, same)
+
+
+def test_the_smoke_model_judges_originals_and_rewrites(scored):
+    rows, summary = scored
     info = summary["classifiers"]
     assert info["kind"] == "model" and info["judge"]["name"] == "tiny_llama"
     assert info["judge"]["sampling"]["max_tokens"] == 200 and info["decoding"] == "paper"
@@ -130,12 +137,10 @@ def test_a_judge_is_built_like_a_grid_model_and_must_agree_with_it(tmp_path):
                    results=tmp_path / "results", data_root=tmp_path / "data")
 
 
-def test_table3_names_the_model_judge(judged):
+def test_table3_names_the_model_judge(scored):
     from clineval.benchmarks.medeval import tables
 
-    task, examples = judged
-    _, summary = scoring.score(task, examples, [{"id": e["id"], "output": e["reference"]}
-                                                for e in examples])
+    _, summary = scored
     cell = {"model": "oracle", "task": "medeval_rewriting", "mode": "zero_shot",
             "display_name": "Oracle", "size": "n/a", "smoke": False, "summary": summary}
     spec = {"title": "T3", "layout": "medeval_table3", "modes": ["zero_shot"]}

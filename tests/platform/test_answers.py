@@ -73,20 +73,3 @@ def test_a_finish_reason_not_recorded_is_not_known_never_zero() -> None:
     assert finish_share(["stop", "length", "recorded"], "length") == 50.0
     text = markdown([CellAnswers("r/t/zero_shot", 2, 0.0, None, 100.0, looped=None)])
     assert "| r/t/zero_shot | 2 | 0 | not known | not known | 100 |" in text
-
-
-@pytest.mark.slow
-def test_only_cells_built_for_the_settings_are_shown(demo, capsys, monkeypatch) -> None:
-    """The demo's SmolLM2 cells are shown under the demo's settings; under another batch size
-    (another generation identity) the same folder's files are of other settings: not shown."""
-    from clineval.cli import main
-
-    monkeypatch.chdir(demo)
-    conf = ["--conf", str(Path(__file__).parents[2] / "conf"), "--model", "smollm2_135m"]
-    assert main(["answers", *conf]) == 0
-    shown = capsys.readouterr().out
-    assert "| smollm2_135m/medcalc/zero_shot |" in shown and "not scored yet" not in shown
-    assert main(["answers", *conf, "models.smollm2_135m.engine.batch_size=4"]) == 0
-    shown = capsys.readouterr().out
-    assert "| smollm2_135m/" not in shown
-    assert "cell(s) not scored yet" in shown

@@ -2,7 +2,7 @@
 ``headline(summarize_rows)`` recomputed on each resample's rows, value for value, on varied
 rows: parts missing from resamples, undefined metrics, dropped admissions, both MedEval
 ``unqualified`` and BLEU settings. The demo's cells are checked in
-tests/platform/test_workflow_e2e.py."""
+tests/workflow/demo/test_workflow_e2e.py."""
 
 from __future__ import annotations
 

@@ -12,7 +12,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from workflow_run import REPO, snakemake
+from workflow_run import REPO
 
 from clineval.errors import ConfigError
 from clineval.workflow.run import checkout
@@ -67,33 +67,3 @@ def test_the_check_compares_the_imported_code_with_the_workflows() -> None:
     assert checkout.check({checkout.VARIABLE: str(checkout.code_dir())}) is None
     with pytest.raises(ConfigError, match="runs another checkout's code"):
         checkout.check({checkout.VARIABLE: "/elsewhere/src/clineval"})
-
-
-#: The constant baseline on two MedCalc-Bench demo rows (tests/platform/test_nothing_lost.py).
-SMALL = ("grid.select.models=[constant] grid.select.tasks=[medcalc] grid.select.modes=[zero_shot] "
-         "grid.select.tables=[medcalc_table2] tasks.medcalc.data.demo.calculators=[2,3]")
-
-
-@pytest.mark.slow
-def test_a_job_refuses_an_environment_with_another_checkouts_code(tmp_path: Path) -> None:
-    """Snakemake runs this checkout's Snakefile while the ``clineval`` first on PATH imports
-    another checkout's code (as a vLLM-on-CPU environment built for another checkout would):
-    the first job stops, naming both, and writes nothing."""
-    other = tmp_path / "other"
-    shutil.copytree(REPO / "src" / "clineval", other / "src" / "clineval",
-                    ignore=shutil.ignore_patterns("__pycache__"))
-    bin_dir = tmp_path / "bin"
-    bin_dir.mkdir()
-    wrapper = bin_dir / "clineval"
-    wrapper.write_text(f'#!/bin/sh\nPYTHONPATH={other / "src"} exec {sys.executable} '
-                       f'-m clineval.cli "$@"\n')
-    wrapper.chmod(0o755)
-    work = tmp_path / "work"
-    done = snakemake(work, "all_tables", overrides=SMALL,
-                     env={"PATH": os.pathsep.join((str(bin_dir), str(Path(sys.executable).parent),
-                                                   os.environ["PATH"]))})
-    assert done.returncode != 0
-    shown = done.stdout + done.stderr
-    assert f"imports clineval from {other / 'src' / 'clineval'}" in shown, shown[-3000:]
-    assert f"plans with {checkout.code_dir()}" in shown
-    assert not (work / "data/derived/medcalc/examples.jsonl").exists()

@@ -11,7 +11,6 @@ import sys
 from pathlib import Path
 
 import pytest
-from workflow_run import timeout_s
 
 from clineval.benchmarks.meddisk.synthetic import write_demo_kb
 from clineval.cli import main
@@ -141,18 +140,6 @@ def test_a_table_group_without_data_warns_at_plan_time(elsewhere, tmp_path, capl
     [warning] = [r.getMessage() for r in caplog.records if "has no data" in r.getMessage()]
     assert "'miscellaneous'" in warning and "Open-i" in warning
     assert "tables.medeval_table5.groups=[chest]" in warning
-
-
-@pytest.mark.slow
-def test_snakemake_stops_at_parse_on_a_grid_with_no_cells(elsewhere):
-    env = {k: v for k, v in os.environ.items() if k != "CLINEVAL_MEDCALC_CSV"}
-    done = subprocess.run(
-        [sys.executable, "-m", "snakemake", "-s", str(REPO / "Snakefile"), "--directory",
-         str(elsewhere), "-n", "all_tables", "--config", "overrides=grid=medcalc_paper"],
-        capture_output=True, text=True, env=env, timeout=timeout_s())
-    assert done.returncode != 0
-    assert "plans no cells" in done.stderr and "tasks.medcalc.data.path" in done.stderr
-    assert not (elsewhere / "results" / "tables").exists()
 
 
 # --- dvc pull's remote -------------------------------------------------------------------------

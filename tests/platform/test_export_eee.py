@@ -21,7 +21,7 @@ from statistics import fmean
 
 import pytest
 from jsonschema import Draft7Validator
-from workflow_run import REPO, planned_jobs, snakemake
+from workflow_run import REPO
 
 from clineval import cli
 from clineval.benchmarks import get_benchmark
@@ -370,18 +370,3 @@ def test_the_relationship_choices_are_the_schemas(schemas):
     source = aggregate["properties"]["source_metadata"]["properties"]
     assert list(eee_schema.RELATIONSHIPS) == source["evaluator_relationship"]["enum"]
     assert aggregate["version"] == eee_schema.VERSION
-
-
-@pytest.mark.slow
-def test_the_export_target_rebuilds_only_when_its_cells_change(tmp_path):
-    overrides = " ".join(OVERRIDES)
-    for target in ("all_tables", "all_exports"):
-        done = snakemake(tmp_path, target, overrides=overrides)
-        assert done.returncode == 0, done.stderr[-3000:]
-    assert planned_jobs(tmp_path, overrides) == {}
-    assert planned_jobs(tmp_path, overrides, target="all_exports") == {}
-    changed = overrides + " models.constant.revision=2"
-    jobs = planned_jobs(tmp_path, changed, target="all_exports")
-    assert jobs["export_eee"] == 1 and "all_exports" in jobs
-    dry = snakemake(tmp_path, "all_exports", "-n", overrides=changed).stdout
-    assert re.findall(r"output: results/export/eee/(\w+)/medcalc\.json", dry) == ["constant"]

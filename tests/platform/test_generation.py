@@ -16,9 +16,6 @@ from clineval.workflow.steps.generation import CellJob, Shard, batches, generate
 BUILD = {"architecture": "llama", "hidden_size": 32, "intermediate_size": 64,
          "num_hidden_layers": 1, "num_attention_heads": 2, "num_key_value_heads": 1,
          "max_position_embeddings": 2048, "seed": 0}
-#: A prompt SmolLM2 answers with a list that repeats until max_tokens, and one it answers briefly.
-LOOPING = ("List the diagnoses of a patient admitted with diabetic ketoacidosis, one per line, "
-           "numbered.", "Say hello.")
 SAMPLING = {"temperature": 0.0, "top_p": 1.0, "max_tokens": 6, "seed": 0}
 ENGINE = {"device": "cpu", "dtype": "float32", "batch_size": 2}
 
@@ -300,25 +297,6 @@ def test_loop_stop_sees_a_short_period_repeated_over_its_span():
     assert stop.looping(widening)
     assert not stop.looping(list(range(10, 19)) * 4)  # period 9 > span // 2
     assert stop.looping(list(range(10, 18)) * 4)  # period 8: three times over
-
-
-@pytest.mark.slow
-def test_a_loop_ends_the_output_where_it_began_to_repeat(smollm2_dir):
-    """With ``stop_loop``, SmolLM2's greedy list that repeats itself ends early (``finish_reason:
-    loop``) and is the start of the output generated without it, which only repeats further
-    until ``max_tokens``; an output that does not loop is the same either way."""
-    requests = [{"id": str(i), "messages": [{"role": "user", "content": text}],
-                 "request_sha": sha256_obj(text)} for i, text in enumerate(LOOPING)]
-    sampling = {**SAMPLING, "max_tokens": 128}
-    plain = TransformersBackend(smollm2_dir, sampling, ENGINE).generate(requests)
-    stopped = TransformersBackend(smollm2_dir, {**sampling, "stop_loop": 32}, ENGINE)
-    assert stopped.effective_settings()["stop_loop"] == 32
-    looped = stopped.generate(requests)
-    assert [g.finish_reason for g in plain] == ["length", "stop"]
-    assert [g.finish_reason for g in looped] == ["loop", "stop"]
-    assert looped[0].completion_tokens < plain[0].completion_tokens
-    assert plain[0].output.startswith(looped[0].output)
-    assert looped[1] == plain[1]
 
 
 def test_loop_stop_leaves_a_row_that_ended_alone():

@@ -6,13 +6,11 @@ caption phrase, its scoring of the demo it writes, and (slow) its table built by
 from __future__ import annotations
 
 import json
-import os
 import sys
 import tomllib
 from pathlib import Path
 
 import pytest
-from workflow_run import snakemake
 
 from clineval import cli
 from clineval.benchmarks import get_benchmark, names, registry
@@ -122,19 +120,3 @@ def test_it_scores_the_demo_it_writes(included, tmp_path):
                       encoding="utf-8")
     with pytest.raises(ValueError, match=r"row 1, field 'answer': 'perhaps' is not one of yes"):
         bench.read_examples(task, {"questions": source})
-
-
-@pytest.mark.slow
-def test_the_workflow_builds_its_table(written, tmp_path):
-    """Included, its table through Snakemake with the tiny model and the oracle (every
-    oracle answer right)."""
-    work = tmp_path / "work"
-    work.mkdir()
-    done = snakemake(work, "all_tables", overrides=" ".join(OVERRIDES),
-                     env={registry.INCLUDE: str(written),
-                          "PYTHONPATH": os.environ.get("PYTHONPATH", "")})
-    assert done.returncode == 0, done.stderr[-3000:]
-    text = (work / "results/tables" / f"{NAME}_by_mode.md").read_text(encoding="utf-8")
-    assert "## Yes No Demo accuracy by prompting mode" in text
-    oracle = [line for line in text.splitlines() if line.startswith("| Oracle")]
-    assert len(oracle) == 1 and oracle[0].count("| 100.00 [100.00, 100.00]") == 6, text

@@ -12,12 +12,11 @@ import re
 import shutil
 import subprocess
 import sys
-import tomllib
 from pathlib import Path
 from types import ModuleType
 
 import pytest
-from workflow_run import REPO, planned_jobs, snakemake
+from plugin_package import PACKAGE, PROJECT, install
 
 from clineval import cli
 from clineval.benchmarks import get_benchmark, names, registry, title, tools
@@ -27,32 +26,11 @@ from clineval.errors import ConfigError, DataError
 from clineval.metrics.bootstrap import BootstrapSettings, resamples
 from clineval.workflow.plan.build import build_plan
 
-PROJECT = REPO / "tests/fixtures/pubmedqa_plugin"
-PACKAGE = "clineval_pubmedqa"
 OVERRIDES = ["+task@tasks.pubmedqa=pubmedqa", "+table@tables.pubmedqa_by_mode=pubmedqa_by_mode",
              "+figure@figures.pubmedqa_bars=pubmedqa_bars",
              "+model@models.pubmedqa_majority=pubmedqa_majority",
              "grid.select.tables=[pubmedqa_by_mode]", "grid.select.figures=[pubmedqa_bars]",
              "grid.select.models=[tiny_llama,pubmedqa_majority]"]
-
-
-def install(site: Path, editable: bool = False) -> Path:
-    """The package installed into ``site`` as pip would lay it out: its files (``editable``:
-    none, the project folder goes on the path instead) and a dist-info whose entry points are
-    those its pyproject.toml declares."""
-    project = tomllib.loads((PROJECT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
-    if not editable:
-        shutil.copytree(PROJECT / PACKAGE, site / PACKAGE,
-                        ignore=shutil.ignore_patterns("__pycache__"))
-    info = site / f"{PACKAGE}-{project['version']}.dist-info"
-    info.mkdir(parents=True)
-    (info / "METADATA").write_text(f"Metadata-Version: 2.1\nName: {project['name']}\n"
-                                   f"Version: {project['version']}\n", encoding="utf-8")
-    points = project["entry-points"][registry.GROUP]
-    (info / "entry_points.txt").write_text(
-        f"[{registry.GROUP}]\n" + "".join(f"{k} = {v}\n" for k, v in points.items()),
-        encoding="utf-8")
-    return site
 
 
 def package(folder: Path, name: str) -> Path:
@@ -154,6 +132,8 @@ def test_an_unknown_benchmark_lists_every_source(included):
      "must be the benchmark's package"),
     (lambda root: package(root, "has-dash").parent, "is not a Python identifier"),
 ])
+
+
 def test_a_bad_include_folder_says_what_is_wrong(tmp_path, monkeypatch, make, problem):
     monkeypatch.setenv(registry.INCLUDE, str(make(tmp_path)))
     with pytest.raises(ConfigError, match=problem):
@@ -230,6 +210,8 @@ def _module(name: str) -> ModuleType:
     ('answer is "Maybe"; final answer: yes', "yes"), ("No, the trial showed nothing.", "no"),
     ("It depends.", None), ("Answer: probably", None),
 ])
+
+
 def test_the_package_reads_the_decision_in_the_documented_order(included, output, decision):
     assert _module("extract").decision(output) == decision
 
@@ -242,6 +224,8 @@ def test_the_package_reads_the_decision_in_the_documented_order(included, output
     ({"QUESTION": "Q?", "CONTEXTS": ["c"], "final_decision": "perhaps"}, "final_decision",
      "not one of yes, no, maybe"),
 ])
+
+
 def test_the_package_names_the_file_id_and_field_of_a_bad_record(included, tmp_path, record,
                                                                   field, problem):
     formats = _module("formats")
@@ -267,37 +251,3 @@ def test_the_package_scores_from_one_declaration(included):
     assert bench.headline_replicates({}, rows, drawn) == replicates_by_rows(bench, {}, rows, drawn)
     majority = bench.baseline("majority", {"scoring": {"baselines": {}}}, examples)
     assert majority(examples[2]) == "Answer: yes"
-
-
-def _tracked_changes() -> str:
-    return subprocess.run(["git", "status", "--porcelain"], cwd=REPO, capture_output=True,
-                          text=True, check=True).stdout
-
-
-@pytest.mark.slow
-def test_the_workflow_builds_an_installed_packages_table(tmp_path):
-    """Installed into a site folder on PYTHONPATH: its table, figure and report through
-    Snakemake with the tiny model and its own baseline; then the same grid with the project
-    folder included instead has nothing to do. No file of the repository changes."""
-    before = _tracked_changes()
-    site = install(tmp_path / "site")
-    work = tmp_path / "work"
-    work.mkdir()
-    pythonpath = os.pathsep.join(p for p in (str(site), os.environ.get("PYTHONPATH")) if p)
-    overrides = " ".join(OVERRIDES)
-    done = snakemake(work, "all_tables", overrides=overrides, env={"PYTHONPATH": pythonpath})
-    assert done.returncode == 0, done.stderr[-3000:]
-    tables = work / "results" / "tables"
-    text = (tables / "pubmedqa_by_mode.md").read_text(encoding="utf-8")
-    assert "## PubMedQA accuracy by prompting mode" in text
-    assert "| Tiny Llama (random weights) † |" in text and "| Majority decision |" in text
-    records = (tables / "pubmedqa_by_mode.csv").read_text(encoding="utf-8").splitlines()
-    assert len(records) == 1 + 2 * 3 * 2  # header, then 2 models x 3 modes x 2 metrics
-    assert (work / "results" / "figures" / "pubmedqa_bars.png").is_file()
-    assert "PubMedQA" in (work / "results" / "report" / "index.html").read_text(encoding="utf-8")
-    included = planned_jobs(work, overrides, env={"PYTHONPATH": os.environ.get("PYTHONPATH", ""),
-                                                  registry.INCLUDE: str(PROJECT)})
-    assert included == {}
-    for cache in PROJECT.rglob("__pycache__"):  # the included run's, ignored by git
-        shutil.rmtree(cache)
-    assert _tracked_changes() == before

@@ -7,9 +7,6 @@ import re
 import time
 from pathlib import Path
 
-import pytest
-from workflow_run import console_of
-
 from clineval import progress
 from clineval.progress import Tracker, duration
 from clineval.workflow.run.progress import Reporter
@@ -120,23 +117,3 @@ def test_clineval_score_shows_its_progress_on_the_terminal(tmp_path, monkeypatch
     lines = [line for line in err if line.startswith("Medical MCQA scoring: ")]
     assert re.match(r"Medical MCQA scoring: 1/3 examples, \S+ examples/s, ETA \S+, ", lines[0])
     assert re.match(r"Medical MCQA scoring: 3/3 examples, done in \d+s$", lines[-1])
-
-
-@pytest.mark.slow
-def test_the_demos_console_shows_its_long_jobs_progress(demo) -> None:
-    """The session demo's console (Snakemake's own output: every rule sends its step's output
-    to the log) shows SmolLM2's generation as it goes, one line at a time; its log holds the
-    same lines, no more than one per interval."""
-    console = console_of(demo).read_text(encoding="utf-8").splitlines()
-    head = "clineval: generate smollm2_135m/1-of-1: smollm2_135m ("
-    shown = [line.removeprefix("clineval: ") for line in console if line.startswith(head)]
-    assert shown, "no progress line of SmolLM2's generation on the console"
-    assert re.search(r": \d+/(\d+) requests, [\d.]+ requests/s, ETA \S+, \S+ elapsed$",
-                     shown[0]), shown
-    assert re.search(r": (\d+)/\1 requests, done in \S+$", shown[-1]), shown
-    log = (demo / "results/logs/generations/smollm2_135m-1-of-1.log").read_text(encoding="utf-8")
-    logged = [line for line in log.splitlines() if line.startswith("generate smollm2_135m/")]
-    assert set(shown) <= set(logged)
-    took = re.search(r"done in (?:(\d+)m)?(\d+)s$", logged[-1])
-    seconds = 60 * int(took[1] or 0) + int(took[2])
-    assert len(logged) <= seconds / progress.DEFAULT_SECONDS + 2, logged

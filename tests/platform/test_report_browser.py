@@ -6,95 +6,12 @@ tests skip with that reason where they are missing.
 
 from __future__ import annotations
 
-import json
-import re
-import subprocess
-import sys
-from html import escape
 from pathlib import Path
 
-import pytest
-from browser import browser, chromium, load, screenshot
-from workflow_run import REPO, snakemake
+from browser import assert_fits, browser, layout, load, needs_chromium
+from workflow_run import REPO
 
-from clineval.io import read_jsonl
 from clineval.report.page import Figure, render_page
-from clineval.workflow.plan.build import build_plan
-
-needs_chromium = pytest.mark.skipif(
-    chromium() is None, reason="no chromium/chromedriver on PATH: apt-get install -y chromium "
-    "chromium-driver (.ci/run does as root)")
-
-
-LAYOUT = """
-const page = document.documentElement;
-const text = document.body.innerText;
-const count = s => text.split(s).length - 1;
-return {
-  page: [page.scrollWidth, window.innerWidth],
-  tables: Array.from(document.querySelectorAll('figure[id^="table-"]')).map(f => {
-    const t = f.querySelector('table');
-    return [f.id, t.getBoundingClientRect().width, f.getBoundingClientRect().width,
-            ['auto', 'scroll'].includes(getComputedStyle(t.parentElement).overflowX)];
-  }),
-  groups: Array.from(document.querySelectorAll('thead th[scope="colgroup"]')).map(
-    th => [th.closest('figure').id, th.innerText, th.colSpan]),
-  captions: arguments[0].map(count),
-};
-"""
-
-
-def layout(driver, captions: list[str]) -> dict:
-    """The page's and each table's width, each group header's span and how often each caption
-    is in the page's visible text."""
-    return driver.execute_script(LAYOUT, captions)
-
-
-def assert_fits(shown: dict) -> None:
-    """No sideways scrolling of the page: it is no wider than the window, each table no wider
-    than its figure unless it scrolls in its own box."""
-    width, window = shown["page"]
-    assert width <= window, f"the page scrolls sideways: {width} > {window} px"
-    wide = [t for t in shown["tables"] if t[1] > t[2] + 0.5 and not t[3]]
-    assert wide == [], f"tables wider than the page: {wide}"
-
-
-@pytest.fixture(scope="module")
-def report(demo: Path) -> Path:
-    """The demo's tables, figures and report (all_tables)."""
-    done = snakemake(demo, "all_tables")
-    assert done.returncode == 0, done.stderr[-3000:]
-    return demo / "results" / "report" / "index.html"
-
-
-@pytest.mark.slow
-@needs_chromium
-def test_demo_report_opens_with_no_console_error(report: Path, tmp_path: Path) -> None:
-    with browser() as driver:
-        check = load(driver, report)
-        assert check.title == "clineval report: demo"
-        assert check.errors == []
-        # every figure of the demo grid is on the page, decoded by the browser
-        assert len(check.image_widths) == len(build_plan(REPO / "conf", []).figures) == 9
-        assert all(width > 0 for width in check.image_widths)
-        sections = [s.get_attribute("id") for s in driver.find_elements("css selector",
-                                                                         "main > section")]
-        assert sections[0] == "leaderboard"
-        assert driver.find_elements("css selector", "#leaderboard table tbody tr")
-        plan = build_plan(REPO / "conf", [])
-        table_captions = [plan.cfg["tables"][t]["caption"] for t in plan.tables]
-        figure_captions = [plan.cfg["figures"][f]["caption"] for f in plan.figures]
-        shown = layout(driver, table_captions + figure_captions)
-        assert_fits(shown)
-        assert len(shown["tables"]) == len(plan.tables)
-        # a table's caption is shown once, under its title; a figure's only in its drawing
-        assert shown["captions"] == [1] * len(table_captions) + [0] * len(figure_captions)
-        # MedEval's groups span their metrics: Table 5, five per group; Table 2, its tasks'
-        spans = {(f, label): n for f, label, n in shown["groups"]}
-        assert spans[("table-medeval_table5", "Misc.")] == 5
-        assert spans[("table-medeval_table2", "Chest")] > 1
-        screenshot(driver, tmp_path / "report.png")
-    assert (tmp_path / "report.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
 
 
 @needs_chromium
@@ -162,45 +79,6 @@ def test_wide_tables_wrap_groups_span_and_captions_show_once(tmp_path: Path) -> 
     assert shown["captions"] == [1, 1, 0]
 
 
-@pytest.mark.slow
-def test_snakemake_report_shows_every_tables_caption_by_benchmark(report: Path) -> None:
-    done = snakemake(report.parents[2], "--report", "results/report.html")
-    assert done.returncode == 0, done.stderr[-3000:]
-    html = (report.parents[1] / "report.html").read_text(encoding="utf-8")
-    plan = build_plan(REPO / "conf", [])
-    for name in plan.tables:
-        spec = plan.cfg["tables"][name]
-        assert escape(spec["caption"], quote=False) in html, name
-        assert escape(spec["title"], quote=False) in html, name
-    for name in plan.figures:
-        spec = plan.cfg["figures"][name]
-        assert escape(spec["caption"], quote=False) in html, name
-        assert escape(spec["title"], quote=False) in html, name
-        assert f"{name}.png" in html, name
-    for category in ("Leaderboard", "MedCalc-Bench", "CLUE", "CliBench", "MedDisK", "MedEval"):
-        assert f'"{category}"' in html
-
-
-@pytest.mark.slow
-def test_audit_checks_the_report_and_names_a_changed_page(report: Path) -> None:
-    def audit() -> subprocess.CompletedProcess:
-        return subprocess.run([sys.executable, "-m", "clineval.cli", "audit", "--report",
-                               "--conf", str(REPO / "conf"), "leaderboard"],
-                              capture_output=True, text=True, timeout=600, cwd=report.parents[2])
-
-    checked = audit()
-    assert checked.returncode == 0, checked.stdout + checked.stderr
-    assert "ok      report" in checked.stdout
-    original = report.read_bytes()
-    try:
-        report.write_bytes(original.replace(b"<h1>", b"<h1>!"))
-        broken = audit()
-        assert broken.returncode == 1
-        assert "BROKEN  report" in broken.stdout and "results/report/index.html" in broken.stdout
-    finally:
-        report.write_bytes(original)
-
-
 @needs_chromium
 def test_at_768_px_tables_scroll_in_their_box_headers_keep_words_and_notes_render(
         tmp_path: Path) -> None:
@@ -234,81 +112,3 @@ def test_at_768_px_tables_scroll_in_their_box_headers_keep_words_and_notes_rende
     assert shown["tables"] == 1
     assert code_text == ["literal"] and "`" not in notes_text
     assert "Key: what the words mean" in key and "scoring identity" in key
-
-
-def page_data(page: Path) -> dict:
-    """The JSON an explorer page embeds."""
-    text = page.read_text(encoding="utf-8")
-    return json.loads(text.split('id="data">')[1].split("</script>")[0])
-
-
-#: How a CliBench answer item says how it was mapped: ``… → codes (how[, similarity …][: rule
-#: why])``.
-ITEM_HOW = re.compile(r" → .*? \(([a-z_]+)(?:, similarity [0-9.]+)?(?:: ([a-z_]+))?")
-
-
-def written(root: Path, page: Path, example: str) -> str:
-    """The output the model wrote for the example of a cell page (its generation), where an
-    escape it shows is the model's own text (a copied one-shot answer), not the page's."""
-    model, task, mode = page.relative_to(root / "results/report/examples").with_suffix("").parts
-    path = root / "results" / "generations" / model / task / f"{mode}.jsonl"
-    return next((g["output"] for g in read_jsonl(path) if str(g["id"]) == example), "")
-
-
-def key_gaps(root: Path) -> list[str]:
-    """The verdicts, finish reasons, readings and rules that the explorer pages of a built
-    grid show and the key does not explain, and outputs that show ``\\u`` escapes."""
-    from clineval.report import glossary
-
-    tasks = build_plan(REPO / "conf", []).cfg["tasks"]
-    examples = root / "results" / "report" / "examples"
-    gaps = set()
-    for page in sorted(examples.rglob("*.html")):
-        if page.name == "index.html":
-            continue
-        bench = tasks[page.parent.name]["benchmark"]
-        for example in page_data(page)["examples"]:
-            for side in example["sides"]:
-                shown = re.search(r"\\u[0-9a-fA-F]{4}", side["output"])
-                if shown and shown.group() not in written(root, page, example["id"]):
-                    gaps.add(f"escape in an output of {page.relative_to(examples)}")
-                finish = side["finish"] or "not known"
-                if finish not in glossary.FINISH:
-                    gaps.add(f"finish {finish}")
-                for j in side["judgements"]:
-                    if j["verdict"] not in glossary.VERDICTS:
-                        gaps.add(f"verdict {j['verdict']}")
-                    if j["name"] not in glossary.READINGS:
-                        gaps.add(f"reading {j['name']}")
-                    if j["rule"] and not glossary.covered(bench, j["rule"]):
-                        gaps.add(f"{bench} rule {j['rule']}")
-                    for label, text in j["details"]:
-                        found = ITEM_HOW.search(text) if label == "item" else None
-                        how = found.groups() if found else ()
-                        for rule in how if how[:1] == ("no_decision",) else how[:1]:
-                            if rule and rule not in glossary.RULES[bench]:
-                                gaps.add(f"{bench} item {rule}")
-    return sorted(gaps)
-
-
-@pytest.mark.slow
-def test_the_key_explains_every_value_the_demo_pages_show(report: Path) -> None:
-    assert (report.parent / "examples" / "index.html").exists()
-    assert key_gaps(report.parents[2]) == []
-
-
-@pytest.mark.slow
-@needs_chromium
-def test_the_demo_report_and_example_pages_read_at_768_px(report: Path) -> None:
-    from browser import assert_readable, readable
-
-    examples = report.parent / "examples"
-    pages = [report, examples / "index.html",
-             *sorted(examples.glob("*/meddisk_zh/*.html"))[:1],
-             *sorted(examples.glob("*/medcalc/*.html"))[:1],
-             *sorted(examples.glob("*/clibench_diagnoses/*.html"))[:1]]
-    assert len(pages) == 5
-    with browser(width=768) as driver:
-        for page in pages:
-            assert load(driver, page).errors == [], page
-            assert_readable(readable(driver))

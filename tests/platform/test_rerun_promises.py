@@ -2,7 +2,7 @@
 rules take as inputs (a job re-runs when one of its identity files, or a file upstream, is new):
 a sampling change, ``max_tokens``, a table change, a figure change and a model's display name.
 A change to a model's cells also changes its exports (``all_exports``, docs/export.md), which
-``all_tables`` does not build. The end-to-end dry runs of tests/platform/test_workflow_e2e.py
+``all_tables`` does not build. The end-to-end dry runs of tests/workflow/demo/test_workflow_e2e.py
 check the same on a built demo."""
 
 from __future__ import annotations

@@ -23,7 +23,7 @@ from doc_blocks import block, commands
 
 from clineval.provenance.hashing import sha256_file
 
-REPO = Path(__file__).resolve().parents[2]
+REPO = Path(__file__).resolve().parents[3]
 BIN = Path(sys.executable).parent
 pytestmark = pytest.mark.slow
 TABLE_FILES = [f"{t}.{ext}" for t in ("medcalc_table2", "clue_table3", "meddisk_table4",
