@@ -15,85 +15,27 @@ from clineval.config.locate import add_conf_argument, add_include_argument, find
 from clineval.errors import ConfigError
 from clineval.io import DataError
 
-#: The workflow's steps, each run by its rule as ``clineval step NAME --manifest FILE``.
-STEPS = {
-    "derive": "official (or demo) files -> examples and exemplars",
-    "build-model": "build a model described by config",
-    "requests": "render the requests of a model's cells of a benchmark",
-    "generate": "generate a model's cells with one engine load",
-    "merge-shards": "join shard outputs into one cell's artifacts",
-    "score": "score the outputs of a model's cells of a benchmark",
-    "scoring-inputs": "build the files a benchmark derives from its scoring inputs",
-    "table": "build a table",
-    "figure": "draw a figure from its tables (PNG and SVG)",
-    "report": "write the self-contained HTML report",
-    "examples": "write the report's pages of every cell's examples, one by one",
-    "export-eee": "export a model's cells of a task in the Every Eval Ever schema",
-}
-
 
 def _step_parsers(sub: argparse._SubParsersAction) -> None:
     step = sub.add_parser("step", help="one workflow step (called by the Snakemake rules)")
+    from clineval.workflow.jobs import steps as declared
+
     steps = step.add_subparsers(dest="step", required=True)
-    for name, text in STEPS.items():
-        steps.add_parser(name, help=text).add_argument(
+    for declaration in declared():  # each step's, as it declares it
+        steps.add_parser(declaration.name, help=declaration.help).add_argument(
             "--manifest", type=Path, required=True,
             help="the job's files, written from the plan (results/jobs/; docs/workflow.md)")
 
 
 def _run_step(args: argparse.Namespace) -> None:
     from clineval import progress
-    from clineval.workflow import checkout, steps
+    from clineval.workflow import checkout
+    from clineval.workflow.jobs import step
     from clineval.workflow.manifests import read_manifest
 
     checkout.check()  # the workflow's own code, not another checkout's environment
     progress.for_job(args.manifest, args.step)  # its lines reach the Snakemake console
-    job = read_manifest(args.manifest, args.step)
-    match args.step:
-        case "derive":
-            steps.derive(job["identity"], job["examples"], job["exemplars"], job["record"],
-                         job["demo"])
-        case "build-model":
-            steps.build_model(job["identity"], job["out"], job["record"])
-        case "requests":
-            from clineval.workflow.requests import RequestsJob, requests
-
-            requests([RequestsJob(**cell) for cell in job["cells"]], job["model_dir"])
-        case "generate":
-            from clineval.io import write_json
-            from clineval.workflow.generation import CellJob, Shard, generate_cells
-
-            summary = generate_cells([CellJob(**cell) for cell in job["cells"]],
-                                     job["model_dir"], Shard.parse(job["shard"]))
-            write_json(job["summary"], summary)
-        case "merge-shards":
-            from clineval.workflow.generation import merge_shards
-
-            merge_shards(job["requests"], [(s["generations"], s["meta"]) for s in job["shards"]],
-                         job["out"], job["meta"])
-        case "score":
-            steps.score([steps.ScoreJob(**cell) for cell in job["cells"]])
-        case "scoring-inputs":
-            steps.derive_scoring_inputs([(i["identity"], i["out"], i["record"])
-                                         for i in job["inputs"]])
-        case "table":
-            steps.table(job["identity"], job["summaries"], job["outputs"], job["record"])
-        case "figure":
-            steps.figure(job["identity"], job["tables"], job["outputs"], job["record"])
-        case "report":
-            from clineval.report.agreement import CellFiles as Graded
-            from clineval.report.step import report
-
-            report(job["identity"], job["tables"], job["figures"], job["cells"], job["out"],
-                   job["record"], job["grades"], [Graded(**c) for c in job["graded"]])
-        case "examples":
-            from clineval.report.explorer_step import run_job
-
-            run_job(job)
-        case "export-eee":
-            from clineval.workflow.export import export_eee
-
-            export_eee(job["identity"], job["cells"], job["outputs"], job["record"])
+    step(args.step).run(read_manifest(args.manifest, args.step))
 
 
 def _split_overrides(args: Sequence[str]) -> tuple[list[str], list[str]]:

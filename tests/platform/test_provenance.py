@@ -39,9 +39,10 @@ from clineval.provenance.record import (
 )
 from clineval.workflow import code_changes
 from clineval.workflow.dvc import dvc_yaml_text, params_text, stages
+from clineval.workflow.jobs import plan_jobs
 from clineval.workflow.layout import Plan
 from clineval.workflow.plan import build_plan
-from clineval.workflow.settle import jobs, settle
+from clineval.workflow.settle import settle, settled
 
 REPO = Path(__file__).resolve().parents[2]
 CONF = REPO / "conf"
@@ -334,9 +335,9 @@ def _shuffle_times(workdir: Path, seed: int = 0) -> dict[Path, int]:
 def test_pulled_times_in_random_order_leave_nothing_to_do(pulled, monkeypatch) -> None:
     _shuffle_times(pulled)
     out_of_order = [
-        job.name for job in jobs(plan_in(pulled, monkeypatch))
-        if min(p.stat().st_mtime_ns for p in job.outputs)
-        < max(p.stat().st_mtime_ns for p in job.inputs)
+        job.name for job in settled(plan_jobs(plan_in(pulled, monkeypatch)))
+        if min(os.stat(p).st_mtime_ns for p in job.output_files)
+        < max(os.stat(p).st_mtime_ns for p in job.input_files)
     ]
     assert len(out_of_order) > 3  # without settling, Snakemake would re-run these
     assert planned_jobs(pulled) == {}
@@ -367,12 +368,12 @@ def test_settle_counts_and_build_order(pulled, monkeypatch) -> None:
     plan = plan_in(pulled, monkeypatch)
     # derive, then per model (MedCalc only): requests, generation, scoring; the table, its two
     # figures, the report and the explorer's pages
-    assert len(list(jobs(plan))) == 12
+    assert len(settled(plan_jobs(plan))) == 12
     _age_outputs(pulled)
     assert settle(plan) == {"settled": 12, "stale": 0}
-    for job in jobs(plan):
-        newest_input = max(p.stat().st_mtime_ns for p in job.inputs)
-        assert min(p.stat().st_mtime_ns for p in job.outputs) > newest_input, job.name
+    for job in settled(plan_jobs(plan)):
+        newest_input = max(os.stat(p).st_mtime_ns for p in job.input_files)
+        assert min(os.stat(p).st_mtime_ns for p in job.output_files) > newest_input, job.name
     assert settle(plan) == {"settled": 0, "stale": 0}
 
 

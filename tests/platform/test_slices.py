@@ -11,7 +11,8 @@ from clineval import cli
 from clineval.config.compose import ConfigError
 from clineval.config.slices import take
 from clineval.io import read_json, read_jsonl
-from clineval.workflow.manifests import manifests, write_manifests
+from clineval.workflow.jobs import plan_jobs
+from clineval.workflow.manifests import write_manifests
 from clineval.workflow.plan import build_plan
 
 CONF = Path(__file__).resolve().parents[2] / "conf"
@@ -159,13 +160,12 @@ def test_bad_slices_stop_the_plan(tmp_path: Path, slices: str, message: str) -> 
 def _run_steps(plan, steps: tuple[str, ...]) -> None:
     """Each step's jobs of the plan from their manifests, in this process."""
     plan.write_identities()
-    cache = plan.results / "cache"
-    write_manifests(plan, cache)
-    jobs = list(manifests(plan, cache))
+    jobs = plan_jobs(plan)
+    write_manifests(jobs)
     for step in steps:
-        for path, manifest in jobs:
-            if manifest["step"] == step:
-                assert cli.main(["step", step, "--manifest", str(path)]) == 0, path
+        for job in jobs:
+            if job.step == step:
+                assert cli.main(["step", step, "--manifest", job.manifest_file]) == 0, job.name
 
 
 def test_the_steps_score_and_export_the_slice_the_identity_holds(tmp_path: Path) -> None:
@@ -199,9 +199,8 @@ def test_ids_the_task_lacks_stop_the_requests_step_with_one_line(tmp_path: Path,
     plan = _plan(tmp_path, "grid.select.tables=[medcalc_table2]",
                  "+grid.slices={oracle: {tasks: {medcalc: {ids: [nope-1, nope-2]}}}}")
     _run_steps(plan, ("derive",))
-    cache = plan.results / "cache"
-    path = next(p for p, m in manifests(plan, cache)
-                if m["step"] == "requests" and p.parent.name == "oracle")
+    path = next(j.manifest_file for j in plan_jobs(plan) if j.key == ("oracle", "medcalc")
+                and j.step == "requests")
     assert cli.main(["step", "requests", "--manifest", str(path)]) == 2
     assert capsys.readouterr().err == (
         "clineval: error: grid.slices.oracle.tasks.medcalc.ids: 2 of 2 ids are not examples "

@@ -31,15 +31,15 @@ from clineval.io import (
 )
 from clineval.provenance.record import make_record, write_record
 from clineval.tables.statistics import bootstrap_of
-from clineval.workflow import manifests
 from clineval.workflow.identities import export_settings
 from clineval.workflow.layout import Plan
 from clineval.workflow.statistics import cell_intervals, cell_replicates
 
 log = logging.getLogger("clineval")
-#: A cell's files an export reads (the fields of its manifest entry).
-CELL_FILES = ("summary", "rows", "requests", "generations", "meta")
-
+#: The files of a cell an export reads, by its manifest entry's fields: (artifact, suffix).
+CELL_FILES = {"summary": ("scores", ".json"), "rows": ("scores", ".jsonl"),
+              "requests": ("requests", ".jsonl"), "generations": ("generations", ".jsonl"),
+              "meta": ("generations", ".meta.json")}
 
 def intervals(task: Record, entry: Record, summary: Record, rows: list[Record]) -> Record:
     """The cell's ``stats.json`` entry as its table computes it: n, and each headline
@@ -114,8 +114,9 @@ def export_eee(identity: Path, cells: Sequence[Mapping[str, Path]],
 def cell_files(plan: Plan, model: str, task: str) -> list[dict[str, Path]]:
     """The files of each of the model's cells of the task that its export reads (those of its
     job's manifest)."""
-    return [{role: Path(cell[role]) for role in CELL_FILES}
-            for cell in manifests.export_eee(plan, model, task)["cells"]]
+    return [{role: plan.artifact(kind, cell, suffix)
+             for role, (kind, suffix) in CELL_FILES.items()}
+            for cell in plan.export_cells(model, task)]
 
 
 def unscored(plan: Plan, model: str, task: str) -> list[str]:

@@ -54,6 +54,8 @@ class Plan:
     file_hashes: FileHashCache | None = None
     #: Figures to draw: figure -> the tables it reads (all of them built by this plan).
     figures: dict[str, list[str]] = field(default_factory=dict)
+    #: The generation cache, shared by every grid: ``cache/`` of the results root.
+    cache: Path | None = None
     #: Paths made before, by what made them: the workflow asks for each many times per start.
     _paths: dict[tuple[Any, ...], Any] = field(default_factory=dict, init=False, repr=False,
                                                compare=False)
@@ -147,18 +149,17 @@ class Plan:
         """The cells one requests or scoring job serves, in plan order."""
         return list(self._cells_by_group.get((model, benchmark), ()))
 
-    def benchmark_cells(self, benchmark: str) -> list[tuple[str, str]]:
-        """The (task, mode) pairs of the benchmark: every model that runs it runs all of them
-        (grid.select filters models, tasks and modes independently), so one rule per benchmark
-        with a ``{model}`` wildcard names every job's files."""
-        pairs: list[tuple[str, str]] = []
-        for cell in self.cells:
-            if self.benchmark(cell.task) == benchmark and (cell.task, cell.mode) not in pairs:
-                pairs.append((cell.task, cell.mode))
-        return pairs
+    def benchmark_cells(self, benchmark: str, model: str) -> list[Cell]:
+        """The benchmark's cells of ``model`` (a name, or ``{model}``): every model that runs
+        the benchmark runs all of its (task, mode) pairs (grid.select filters models, tasks and
+        modes independently), so one rule per benchmark with a ``{model}`` wildcard names every
+        job's files, in the order of :meth:`cells_of_group`."""
+        pairs = dict.fromkeys((c.task, c.mode) for c in self.cells
+                              if self.benchmark(c.task) == benchmark)
+        return [Cell(model, task, mode) for task, mode in pairs]
 
     def benchmark_tasks(self, benchmark: str) -> list[str]:
-        return sorted({task for task, _ in self.benchmark_cells(benchmark)})
+        return sorted({c.task for c in self.cells if self.benchmark(c.task) == benchmark})
 
     def scoring_inputs(self, task: str) -> dict[str, Path]:
         """Files the task's scoring reads beyond examples and generations (by role): those the

@@ -113,6 +113,7 @@ def build_plan(
     cfg: dict[str, Any] = OmegaConf.to_container(composed, resolve=True)  # type: ignore[assignment]
     validate(cfg, conf_dir, given)
     hashes = file_hash_memo(results)  # shared by the grids: kept at the root
+    cache = results / "cache"  # likewise the generation cache
     roots = grid_roots(cfg, results, data_root, hashes)
     results, data_root = roots.results, roots.data
     skipped = unavailable_tasks(cfg, data_root)
@@ -142,7 +143,7 @@ def build_plan(
     _check_recorded_modes(cfg, cells)
     check_recorded_files(cfg, cells, hashes)  # each file read and checked; one task per file
     plan = Plan(conf_dir, results, data_root, cfg, cells, tables, skipped=skipped,
-                file_hashes=hashes, figures=_figures(cfg, tables))
+                file_hashes=hashes, figures=_figures(cfg, tables), cache=cache)
     check_access(plan)  # the cells it builds, on the files they read
     compute_identities(plan)
     return plan

@@ -1,0 +1,103 @@
+"""``generate``: a model's cells with one engine load, one job per model (or per data-parallel
+shard of it: ``resources.shards``); each cell appends to its file of the generation cache."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from clineval.workflow.jobs.job import Job, Rule, Step, files, job
+
+if TYPE_CHECKING:
+    from clineval.workflow.layout import Plan
+
+FIELDS = {"shard": "text", "model_dir": "path?", "summary": "path", "cells": [{
+    "identity": "path", "requests": "path", "out": "path", "meta": "path", "cache": "path",
+    "examples": "path?"}]}
+
+
+def _models(plan: Plan) -> list[str]:
+    return sorted({c.model for c in plan.cells})
+
+
+def _inputs(plan: Plan, model: str) -> dict[str, Any]:
+    """Identities, requests and their records (and a baseline's examples) of the model's cells;
+    a built model's config."""
+    cells = plan.cells_of(model)
+    requests = [plan.artifact("requests", c) for c in cells]
+    config = plan.model_config(model)
+    return {"identities": [plan.identity_file(c.model, c.task, c.mode, "generation")
+                           for c in cells],
+            "requests": requests,
+            "requests_records": [plan.record_file("requests", c.path) for c in cells],
+            **({"examples": [plan.derived(c.task)["examples"] for c in cells]}
+               if plan.backend(model).baseline else {}),
+            **({"model": config} if config else {})}
+
+
+def jobs(plan: Plan) -> Iterator[Job]:
+    for model in _models(plan):
+        cells, count = plan.cells_of(model), plan.shards(model)
+        inputs = _inputs(plan, model)
+        shas = [plan.identities[f"{c.path}/generation"]["sha"] for c in cells]
+        model_dir = plan.model_dir(model)
+        for k in range(1, count + 1):
+            generations, metas, summary = plan.generation_outputs(model, k)
+            suffix = ".jsonl" if count == 1 else f".shard-{k}-of-{count}.jsonl"
+            yield job("generate", (model, f"{k}-of-{count}"),
+                      plan.manifest_file("generate", model, f"{k}-of-{count}"), {
+                "model": model, "shard": f"{k}/{count}",
+                "model_dir": None if model_dir is None else str(model_dir),
+                "summary": str(summary),
+                "cells": [{"cell": c.path, "identity": str(identity), "requests": str(requests),
+                           "out": str(out), "meta": str(meta),
+                           "cache": str(_cache(plan) / f"{c.path}{suffix}"),
+                           "examples": str(examples) if examples else None}
+                          for c, identity, requests, out, meta, examples in zip(
+                              cells, inputs["identities"], inputs["requests"], generations,
+                              metas, inputs.get("examples", [None] * len(cells)),
+                              strict=True)]},
+                inputs, {"generations": generations, "meta": metas},
+                list(zip(metas, shas, strict=True)))
+
+
+def _cache(plan: Plan) -> Path:
+    """The generation cache, shared by every grid: at the results root."""
+    assert plan.cache is not None
+    return plan.cache
+
+
+def rules(plan: Plan) -> Iterator[Rule]:
+    """One rule per job; each model's resources, threads and its backend's conda env."""
+    from clineval.workflow.resources import conda_env, model_resources
+
+    parsed = model_resources(plan.cfg["models"])  # every model's block is checked
+    logs = plan.results / "logs" / "generations"
+    for model in _models(plan):
+        count = plan.shards(model)
+        for k in range(1, count + 1):
+            generations, metas, summary = plan.generation_outputs(model, k)
+            yield Rule(f"generate_{model}" if count == 1 else f"generate_{model}_{k}_of_{count}",
+                       "generate", (model, f"{k}-of-{count}"),
+                       files({"generations": generations, "meta": metas}),
+                       # the run summary is a report, not an input of anything: a log, whose
+                       # time stamp never makes the job look stale
+                       {"main": str(logs / f"{model}-{k}-of-{count}.log"),
+                        "summary": str(summary)},
+                       update=("generations",), local=False,
+                       resources=parsed[model].snakemake(), threads=parsed[model].threads(),
+                       conda=f"../envs/{conda_env(plan.cfg['models'][model])}")
+
+
+def run(job: dict[str, Any]) -> None:
+    from clineval.io import write_json
+    from clineval.workflow.generation import CellJob, Shard, generate_cells
+
+    summary = generate_cells([CellJob(**cell) for cell in job["cells"]], job["model_dir"],
+                             Shard.parse(job["shard"]))
+    write_json(job["summary"], summary)
+
+
+STEP = Step("generate", "generate a model's cells with one engine load", FIELDS, jobs, rules,
+            run, order=50)
