@@ -30,6 +30,7 @@ from clineval.export import eee, eee_schema
 from clineval.io import read_json, read_jsonl
 from clineval.workflow.export import cell_files, read_cell
 from clineval.workflow.jobs import plan_jobs
+from clineval.workflow.jobs.export_eee import export_files
 from clineval.workflow.layout import Plan
 from clineval.workflow.manifests import write_manifests
 from clineval.workflow.plan import build_plan
@@ -123,7 +124,7 @@ def _check_pair(aggregate: Path, samples: Path, schemas: Path | None = None
 
 
 def _exports(plan: Plan) -> dict[str, tuple[Path, Path]]:
-    return {model: tuple(plan.export_outputs(model, task))
+    return {model: tuple(export_files(plan, model, task))
             for model, task in plan.export_groups()}
 
 
@@ -308,10 +309,10 @@ def test_the_workflow_step_validates_when_it_finds_the_schemas(work, plan, schem
     monkeypatch.setenv(eee_schema.ENV, str(tmp_path))
     [path] = [j.manifest_file for j in plan_jobs(plan)
               if j.step == "export-eee" and j.key == ("oracle", "medcalc")]
-    before = plan.export_outputs("oracle", "medcalc")[0].read_bytes()
+    before = export_files(plan, "oracle", "medcalc")[0].read_bytes()
     assert cli.main(["step", "export-eee", "--manifest", str(path)]) != 0
     assert "'no_such_field' is a required property" in capsys.readouterr().err
-    assert plan.export_outputs("oracle", "medcalc")[0].read_bytes() == before  # nothing written
+    assert export_files(plan, "oracle", "medcalc")[0].read_bytes() == before  # nothing written
 
 
 def test_a_schema_folder_of_another_version_or_without_the_files_is_refused(schemas, tmp_path):

@@ -13,6 +13,7 @@ from clineval.io import DataError, read_jsonl
 from clineval.metrics.agreement import cohen_kappa
 from clineval.report import agreement
 from clineval.report.grades import output_sha256, read_all, read_grades
+from clineval.workflow.jobs.examples import example_cells
 
 GRADE = {"model": "a", "task": "medcalc", "mode": "all", "id": "zero_shot-x",
          "output_sha256": "0" * 64, "scoring": "1" * 64, "reading": "official",
@@ -183,7 +184,7 @@ def test_report_grades_enter_the_report_identity_job_and_page(tmp_path: Path) ->
     assert ident["grades"] == [{"path": str(grades), "sha256": sha256_file(grades)}]
     [job] = [j.manifest for j in step("report").jobs(plan)]
     assert job["grades"] == [str(grades)]
-    assert [c["cell"] for c in job["graded"]] == [c.path for c in plan.example_cells()]
+    assert [c["cell"] for c in job["graded"]] == [c.path for c in example_cells(plan)]
     plain = build_plan(conf, [], **where)
     assert "grades" not in plain.identities["report/index"]["identity"]
     assert [j.manifest["graded"] for j in step("report").jobs(plain)] == [[]]

@@ -12,6 +12,7 @@ from clineval.config.compose import ConfigError
 from clineval.config.slices import take
 from clineval.io import read_json, read_jsonl
 from clineval.workflow.jobs import plan_jobs
+from clineval.workflow.jobs.export_eee import export_files
 from clineval.workflow.manifests import write_manifests
 from clineval.workflow.plan import build_plan
 
@@ -186,10 +187,10 @@ def test_the_steps_score_and_export_the_slice_the_identity_holds(tmp_path: Path)
             assert [str(r["id"]) for r in requests] == expected, (model, mode)
             assert [str(r["id"]) for r in scores] == expected, (model, mode)
     assert not set(_ids(window)) & set(_ids(take(examples, {"slice": 6, "slice_seed": 9})))
-    document = read_json(plan.export_outputs("oracle", "medcalc")[0])
+    document = read_json(export_files(plan, "oracle", "medcalc")[0])
     details = document["evaluation_results"][0]["score_details"]["details"]
     assert (details["slice"], details["slice_seed"], details["slice_offset"]) == ("6", "9", "6")
-    document = read_json(plan.export_outputs("constant", "medcalc")[0])
+    document = read_json(export_files(plan, "constant", "medcalc")[0])
     details = document["evaluation_results"][0]["score_details"]["details"]
     assert details["slice_ids"] == ", ".join(chosen) and "slice" not in details
 

@@ -8,6 +8,7 @@ from pathlib import Path
 
 from clineval.report.agreement import Agreement, CellFiles, cell_now, compare, markdown
 from clineval.report.grades import Grade, read_all
+from clineval.workflow.jobs import examples as examples_step
 from clineval.workflow.layout import Plan
 
 
@@ -16,7 +17,7 @@ def cell_files(plan: Plan) -> list[CellFiles]:
     a grader can grade): scoring identity, examples, generations and score rows."""
     return [CellFiles(c.path, plan.identity_file(c.model, c.task, c.mode, "scoring"),
                       plan.derived(c.task)["examples"], plan.artifact("generations", c),
-                      plan.artifact("scores", c)) for c in plan.example_cells()]
+                      plan.artifact("scores", c)) for c in examples_step.example_cells(plan)]
 
 
 def report_grades(plan: Plan) -> tuple[list[Path], list[CellFiles]]:

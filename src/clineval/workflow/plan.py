@@ -14,7 +14,8 @@ from clineval.config.compose import ConfigError, compose_config, parse_overrides
 from clineval.config.validate import table_tasks, validate
 from clineval.inference.registry import backend_of
 from clineval.workflow.access import check_access
-from clineval.workflow.identities import compute_identities
+from clineval.workflow.identities import Facts
+from clineval.workflow.jobs import steps
 from clineval.workflow.layout import Cell, Plan, file_hash_memo
 from clineval.workflow.recorded_files import check_recorded_files
 from clineval.workflow.roots import grid_roots
@@ -163,3 +164,15 @@ def _figures(cfg: dict[str, Any], tables: dict[str, list[Cell]]) -> dict[str, li
         else:
             figures[name] = list(spec["tables"])
     return figures
+
+
+def compute_identities(plan: Plan) -> None:
+    """Set the identity of every artifact of the plan in ``plan.identities`` (not yet
+    written: :meth:`Plan.write_identities`): each step's, in build order."""
+    if plan.file_hashes is None:
+        plan.file_hashes = file_hash_memo(plan.results)
+    facts = Facts(plan)
+    for declared in steps():
+        if declared.identities is not None:
+            declared.identities(plan, facts)
+    plan.file_hashes.save()

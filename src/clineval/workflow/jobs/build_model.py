@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 from clineval.workflow.jobs.job import Job, Rule, Step, files, job
 
 if TYPE_CHECKING:
+    from clineval.workflow.identities import Facts
     from clineval.workflow.layout import Plan
 
 FIELDS = {"identity": "path", "out": "path", "record": "path"}
@@ -16,6 +17,15 @@ FIELDS = {"identity": "path", "out": "path", "record": "path"}
 def _outputs(plan: Plan, model: str) -> dict[str, Any]:
     return {"config": plan.build_dir(model) / "config.json",
             "record": plan.record_file("model", model)}
+
+
+def identities(plan: Plan, facts: Facts) -> None:
+    """A built model of the grid (``build`` without ``path``): its build settings (a judge's
+    are its scoring step's)."""
+    for model in sorted({c.model for c in plan.cells}):
+        spec = plan.cfg["models"][model]
+        if spec.get("build") and not spec.get("path"):
+            plan.identities[f"models/{model}"] = facts.build(model, spec["build"])
 
 
 def jobs(plan: Plan) -> Iterator[Job]:
@@ -42,4 +52,5 @@ def run(job: dict[str, Any]) -> None:
     steps.build_model(job["identity"], job["out"], job["record"])
 
 
-STEP = Step("build-model", "build a model described by config", FIELDS, jobs, rules, run, order=20)
+STEP = Step("build-model", "build a model described by config", FIELDS, jobs, rules, run,
+            order=20, identities=identities)

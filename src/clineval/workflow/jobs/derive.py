@@ -7,9 +7,11 @@ import re
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
+from clineval.benchmarks import get_benchmark
 from clineval.workflow.jobs.job import Job, Rule, Step, files, job
 
 if TYPE_CHECKING:
+    from clineval.workflow.identities import Facts
     from clineval.workflow.layout import Plan
 
 FIELDS = {"demo": "flag", "identity": "path", "examples": "path", "exemplars": "path",
@@ -28,6 +30,28 @@ def _outputs(plan: Plan, task: str) -> dict[str, Any]:
     derived = plan.derived(task)
     return {"examples": derived["examples"], "exemplars": derived["exemplars"],
             "record": plan.record_file("data", task)}
+
+
+def identities(plan: Plan, facts: Facts) -> None:
+    """A task's derived data depends on its benchmark's loader (``data_version``), its data and
+    exemplar settings and the sha256 of each official source (a demo's follow from them)."""
+    for task in _tasks(plan):
+        spec, demo = plan.cfg["tasks"][task], _demo(plan, task)
+        facts.add(f"data/{task}", {
+            "kind": "data",
+            "task": task,
+            "credentialed": plan.credentialed(task),
+            "benchmark": spec["benchmark"],
+            "version": spec["version"],
+            "data_version": get_benchmark(spec["benchmark"]).data_version,
+            "data": spec["data"],
+            "exemplars": spec.get("exemplars"),
+            "sources": {
+                name: {"path": str(path),
+                       "sha256": None if demo else facts.hashes.sha256(path, name)}
+                for name, path in sorted(plan.sources(task).items())
+            },
+        })
 
 
 def jobs(plan: Plan) -> Iterator[Job]:
@@ -70,4 +94,4 @@ def run(job: dict[str, Any]) -> None:
 
 
 STEP = Step("derive", "official (or demo) files -> examples and exemplars", FIELDS, jobs, rules,
-            run, order=10)
+            run, order=10, identities=identities)

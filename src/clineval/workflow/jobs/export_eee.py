@@ -5,12 +5,15 @@ their score summaries and rows, requests and generations. Not part of ``all_tabl
 from __future__ import annotations
 
 from collections.abc import Iterator
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from clineval.benchmarks import get_benchmark, title
 from clineval.workflow.jobs.job import Job, Rule, Step, files, job
 
 if TYPE_CHECKING:
-    from clineval.workflow.layout import Plan
+    from clineval.workflow.identities import Facts
+    from clineval.workflow.layout import Cell, Plan
 
 #: An export's files, in the order of :meth:`Plan.export_outputs`.
 EXPORT_FILES = ("json", "jsonl")
@@ -19,8 +22,79 @@ FIELDS = {"identity": "path", "cells": [{
     "meta": "path"}], "outputs": dict.fromkeys(EXPORT_FILES, "path"), "record": "path"}
 
 
+def export_files(plan: Plan, model: str, task: str) -> list[Path]:
+    """The model's Every Eval Ever export of the task: the aggregate document and the
+    instance records (docs/export.md)."""
+    return [plan.results / "export" / "eee" / model / f"{task}.{ext}" for ext in EXPORT_FILES]
+
+
+def identities(plan: Plan, facts: Facts) -> None:
+    from clineval.workflow.identities import export_settings
+
+    settings = export_settings(plan.cfg)
+    for model, task in plan.export_groups():
+        facts.add(f"export-eee/{model}/{task}", _export_identity(plan, facts, model, task,
+                                                                 settings))
+
+
+def _interval_settings(plan: Plan, cell: Cell) -> tuple[str | None, dict[str, Any]]:
+    """The first table that shows the cell and its bootstrap settings (the defaults where no
+    table does): an export's intervals are that table's."""
+    from clineval.metrics.bootstrap import BootstrapSettings
+
+    for name, cells in plan.tables.items():
+        if cell in cells:
+            return name, plan.identities[f"tables/{name}"]["identity"]["statistics"]["bootstrap"]
+    return None, BootstrapSettings().as_dict()
+
+
+def _export_identity(plan: Plan, facts: Facts, model: str, task: str,
+                     settings: dict[str, Any]) -> dict[str, Any]:
+    """What a model's Every Eval Ever export of a task holds (:mod:`clineval.export.eee`): the
+    model, the task, the export settings and, per mode, the cell's identities, its mode and the
+    bootstrap settings of its interval."""
+    from clineval.export import eee, eee_schema
+
+    cfg, ids = plan.cfg, plan.identities
+    spec, task_spec, backend = cfg["models"][model], cfg["tasks"][task], plan.backend(model)
+    cells = []
+    for cell in plan.export_cells(model, task):
+        table, bootstrap = _interval_settings(plan, cell)
+        cells.append({"mode": cell.mode, "cell": cell.path,
+                      **{kind: ids[f"{cell.path}/{kind}"]["sha"]
+                         for kind in ("requests", "generation", "scoring")},
+                      "mode_settings": cfg["modes"][cell.mode], "bootstrap": bootstrap,
+                      "interval_table": table, **facts.slice(cell)})
+    data = ids[f"data/{task}"]
+    return {
+        "kind": "export",
+        "format": "every_eval_ever",
+        "schema_version": eee_schema.VERSION,
+        "export_version": eee.EXPORT_VERSION,
+        "grid": cfg["grid"].get("name"),
+        "model_name": model,
+        "task_name": task,
+        "credentialed": plan.credentialed(task),
+        "settings": settings,
+        "model": {**{k: spec.get(k) for k in ("id", "revision", "backend", "display_name",
+                                              "size", "smoke")},
+                  "baseline": spec.get("baseline") if backend.baseline else None,
+                  "remote": backend.remote},
+        "sampling": spec.get("sampling"),
+        "benchmark_title": title(task_spec["benchmark"]),
+        "lower_is_better": list(get_benchmark(task_spec["benchmark"]).lower_is_better),
+        "task": {k: task_spec.get(k) for k in ("benchmark", "display_name", "version", "data",
+                                                "scoring", "access")},
+        "data": {"identity": data["sha"],
+                 "source": "demo" if task_spec["data"].get("source") == "demo" else "official",
+                 "sources": {role: entry["sha256"]
+                             for role, entry in sorted(data["identity"]["sources"].items())}},
+        "cells": cells,
+    }
+
+
 def _outputs(plan: Plan, model: str, task: str) -> dict[str, Any]:
-    return {**dict(zip(EXPORT_FILES, plan.export_outputs(model, task), strict=True)),
+    return {**dict(zip(EXPORT_FILES, export_files(plan, model, task), strict=True)),
             "record": plan.record_file("export", f"{model}/{task}")}
 
 
@@ -57,4 +131,5 @@ def run(job: dict[str, Any]) -> None:
 #: Exports are asked for by name (``all_exports``): settling and the missing-file check leave
 #: them alone.
 STEP = Step("export-eee", "export a model's cells of a task in the Every Eval Ever schema",
-            FIELDS, jobs, rules, run, settled=False, order=100)
+            FIELDS, jobs, rules, run, settled=False, order=100,
+            identities=identities)

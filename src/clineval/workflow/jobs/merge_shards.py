@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
+from clineval.workflow.jobs import generate
 from clineval.workflow.jobs.job import Job, Rule, Step, files, job
 
 if TYPE_CHECKING:
@@ -18,10 +19,10 @@ FIELDS = {"requests": "path", "out": "path", "meta": "path",
 def _merged(plan: Plan) -> Iterator[tuple[Cell, list[tuple[Any, Any]]]]:
     """Each cell of a sharded model, with its (generations, metadata) part of every shard."""
     for model in sorted({c.model for c in plan.cells}):
-        count = plan.shards(model)
+        count = generate.shards(plan, model)
         if count == 1:
             continue
-        parts = [plan.generation_outputs(model, k) for k in range(1, count + 1)]
+        parts = [generate.outputs(plan, model, k) for k in range(1, count + 1)]
         for i, cell in enumerate(plan.cells_of(model)):
             yield cell, [(gen[i], meta[i]) for gen, meta, _ in parts]
 
