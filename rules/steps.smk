@@ -1,7 +1,8 @@
-# Every step's rules as the steps declare them (src/clineval/workflow/jobs/, one module a step):
-# each rule's outputs are its step's paths (with wildcards: one rule per benchmark for every
-# `{model}`, one per table, ...), its inputs those of the plan's job it makes, and its command
-# `clineval step <name> --manifest <the job's manifest>`. Nothing here names a step's files.
+# Every step's rules as the steps declare them (src/clineval/workflow/plan/jobs/, one module a
+# step): each rule's outputs are its step's paths (with wildcards: one rule per benchmark for
+# every `{model}`, one per table, ...), its inputs those of the plan's job it makes, and its
+# command `clineval step <name> --manifest <the job's manifest>`. Nothing here names a step's
+# files.
 
 
 for _rule in RULES:

@@ -20,9 +20,9 @@ from clineval.report.examples import CellFiles, cell_document, pair_document, re
 from clineval.report.markdown import parse_table
 from clineval.report.page import render_page
 from clineval.tables.render import to_markdown, to_sources
-from clineval.workflow.jobs import examples as examples_step
-from clineval.workflow.layout import Cell, Plan
-from clineval.workflow.plan import build_plan
+from clineval.workflow.plan.build import build_plan
+from clineval.workflow.plan.jobs import examples as examples_step
+from clineval.workflow.plan.layout import Cell, Plan
 
 REPO = Path(__file__).resolve().parents[2]
 

@@ -13,8 +13,8 @@ from clineval.config.compose import ConfigError
 from clineval.figures.data import TableData, read_tables
 from clineval.figures.draw import figure, render
 from clineval.io import DataError, write_json, write_text
-from clineval.workflow.jobs import figure as figure_step
-from clineval.workflow.plan import build_plan
+from clineval.workflow.plan.build import build_plan
+from clineval.workflow.plan.jobs import figure as figure_step
 
 CONF = Path(__file__).resolve().parents[2] / "conf"
 MODELS = {"a": {"display_name": "Model A", "smoke": False},

@@ -13,7 +13,7 @@ from clineval.io import DataError, read_jsonl
 from clineval.metrics.agreement import cohen_kappa
 from clineval.report import agreement
 from clineval.report.grades import output_sha256, read_all, read_grades
-from clineval.workflow.jobs.examples import example_cells
+from clineval.workflow.plan.jobs.examples import example_cells
 
 GRADE = {"model": "a", "task": "medcalc", "mode": "all", "id": "zero_shot-x",
          "output_sha256": "0" * 64, "scoring": "1" * 64, "reading": "official",
@@ -173,8 +173,8 @@ def test_report_grades_enter_the_report_identity_job_and_page(tmp_path: Path) ->
     from clineval.errors import ConfigError
     from clineval.provenance.hashing import sha256_file
     from clineval.report.page import render_page
-    from clineval.workflow.jobs import step
-    from clineval.workflow.plan import build_plan
+    from clineval.workflow.plan.build import build_plan
+    from clineval.workflow.plan.jobs import step
 
     conf = Path(__file__).resolve().parents[2] / "conf"
     grades = write(tmp_path / "g.jsonl", GRADE)

@@ -1,5 +1,5 @@
-"""Job manifests (clineval.workflow.manifests): what every rule hands its step, written from the
-jobs each step declares (clineval.workflow.jobs).
+"""Job manifests (clineval.workflow.plan.manifests): what every rule hands its step, written
+from the jobs each step declares (clineval.workflow.plan.jobs).
 
 The reader names the file and the field of a wrong manifest; every manifest the plan writes
 reads back for its step, and is written again only when it changes; every job of a grid's dry
@@ -19,9 +19,9 @@ from workflow_run import REPO, snakemake
 
 from clineval import cli
 from clineval.errors import DataError
-from clineval.workflow.jobs import plan_jobs, plan_rules, steps
-from clineval.workflow.manifests import FIELDS, manifest_text, read_manifest, write_manifests
-from clineval.workflow.plan import build_plan
+from clineval.workflow.plan.build import build_plan
+from clineval.workflow.plan.jobs import plan_jobs, plan_rules, steps
+from clineval.workflow.plan.manifests import FIELDS, manifest_text, read_manifest, write_manifests
 
 #: A small grid with every kind of job: a demo task's data, a built model whose tokenizer fits
 #: requests, a sharded model and its merges, derived scoring inputs, tables, figures, report.

@@ -23,7 +23,7 @@ import pytest
 from workflow_run import REPO, snakemake
 
 from clineval.workflow import locks, missing
-from clineval.workflow.jobs.job import Job
+from clineval.workflow.plan.jobs.job import Job
 
 GRID = ("grid.select.models=[constant] grid.select.tasks=[medcalc] grid.select.modes=[zero_shot] "
         "grid.select.tables=[medcalc_table2] tasks.medcalc.data.demo.calculators=[2,3]")

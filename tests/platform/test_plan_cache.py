@@ -11,10 +11,10 @@ from pathlib import Path
 import pytest
 
 from clineval.workflow import plan_cache
-from clineval.workflow.jobs import plan_jobs
-from clineval.workflow.layout import Plan
-from clineval.workflow.plan import build_plan
-from clineval.workflow.plan_cache import load_plan, plan_key
+from clineval.workflow.plan.build import build_plan
+from clineval.workflow.plan.jobs import plan_jobs
+from clineval.workflow.plan.layout import Plan
+from clineval.workflow.run.plan_cache import load_plan, plan_key
 
 REPO = Path(__file__).resolve().parents[2]
 SMALL = ("grid.select.models=[oracle,constant] grid.select.tasks=[medcalc] "
