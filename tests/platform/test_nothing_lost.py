@@ -22,8 +22,8 @@ from pathlib import Path
 import pytest
 from workflow_run import REPO, snakemake
 
-from clineval.workflow import locks, missing
 from clineval.workflow.plan.jobs.job import Job
+from clineval.workflow.run import locks, missing
 
 GRID = ("grid.select.models=[constant] grid.select.tasks=[medcalc] grid.select.modes=[zero_shot] "
         "grid.select.tables=[medcalc_table2] tasks.medcalc.data.demo.calculators=[2,3]")

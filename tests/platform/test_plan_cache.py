@@ -10,10 +10,10 @@ from pathlib import Path
 
 import pytest
 
-from clineval.workflow import plan_cache
 from clineval.workflow.plan.build import build_plan
 from clineval.workflow.plan.jobs import plan_jobs
 from clineval.workflow.plan.layout import Plan
+from clineval.workflow.run import plan_cache
 from clineval.workflow.run.plan_cache import load_plan, plan_key
 
 REPO = Path(__file__).resolve().parents[2]
