@@ -133,7 +133,7 @@ import importlib.abc, importlib.machinery, sys
 
 class FailingTableStep(importlib.abc.MetaPathFinder):
     def find_spec(self, name, path, target=None):
-        if name != "clineval.workflow.steps":
+        if name != "clineval.workflow.steps.entry":
             return None
         spec = importlib.machinery.PathFinder.find_spec(name, path)
         run = spec.loader.exec_module

@@ -190,7 +190,7 @@ def _recompute(plan: Plan, cells: list[Cell], stored: dict[str, Any], name: str,
     """Score every cell again from its stored generations, except those in ``rescored`` (cells
     this audit has already scored again identically, for another table); re-render the
     table."""
-    from clineval.workflow.steps import scored_cell, table_texts, with_prompts
+    from clineval.workflow.steps.entry import scored_cell, table_texts, with_prompts
 
     for cell in (c for c in cells if c.path not in rescored):
         scoring = plan.identities[f"{cell.path}/scoring"]

@@ -38,7 +38,7 @@ def identities(plan: Plan, facts: Facts) -> None:
             "generation": facts.sha(f"{cell.path}/generation"),
             "benchmark": task["benchmark"],
             "scoring_version": bench.scoring_version,
-            # every row's ``copied`` (workflow.steps.mark_copies)
+            # every row's ``copied`` (workflow.steps.entry.mark_copies)
             "copying_version": copying.VERSION,
             "task": {k: task.get(k) for k in ("version", "scoring")},
             "inputs": _inputs(plan, facts, cell.task),
