@@ -7,14 +7,7 @@
 
 
 include: "rules/common.smk"
-include: "rules/data.smk"
-include: "rules/prompts.smk"
-include: "rules/generate.smk"
-include: "rules/score.smk"
-include: "rules/tables.smk"
-include: "rules/figures.smk"
-include: "rules/report.smk"
-include: "rules/export.smk"
+include: "rules/steps.smk"
 
 
 report: "report/workflow.rst"
@@ -22,34 +15,31 @@ report: "report/workflow.rst"
 
 rule all_tables:
     input:
-        all_table_outputs(),
-        all_figure_outputs(),
-        report_outputs(),
-        example_outputs(),
+        outputs_of("table", "figure", "report", "examples"),
         MISSING,  # finished files that went missing (rules/common.smk): rebuilt
     default_target: True
 
 
 rule all_figures:
     input:
-        all_figure_outputs(),
+        outputs_of("figure"),
 
 
 rule all_exports:
     input:
-        all_export_outputs(),
+        outputs_of("export-eee"),
 
 
 rule all_data:
     input:
-        all_outputs("data"),
+        outputs_of("derive", "scoring-inputs"),
 
 
 rule all_generations:
     input:
-        all_outputs("generations"),
+        outputs_of("generate", "merge-shards"),
 
 
 rule all_scores:
     input:
-        all_outputs("scores"),
+        outputs_of("score"),

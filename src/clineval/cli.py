@@ -15,28 +15,14 @@ from clineval.config.locate import add_conf_argument, add_include_argument, find
 from clineval.errors import ConfigError
 from clineval.io import DataError
 
-#: The workflow's steps, each run by its rule as ``clineval step NAME --manifest FILE``.
-STEPS = {
-    "derive": "official (or demo) files -> examples and exemplars",
-    "build-model": "build a model described by config",
-    "requests": "render the requests of a model's cells of a benchmark",
-    "generate": "generate a model's cells with one engine load",
-    "merge-shards": "join shard outputs into one cell's artifacts",
-    "score": "score the outputs of a model's cells of a benchmark",
-    "scoring-inputs": "build the files a benchmark derives from its scoring inputs",
-    "table": "build a table",
-    "figure": "draw a figure from its tables (PNG and SVG)",
-    "report": "write the self-contained HTML report",
-    "examples": "write the report's pages of every cell's examples, one by one",
-    "export-eee": "export a model's cells of a task in the Every Eval Ever schema",
-}
-
 
 def _step_parsers(sub: argparse._SubParsersAction) -> None:
     step = sub.add_parser("step", help="one workflow step (called by the Snakemake rules)")
+    from clineval.workflow.plan.jobs import steps as declared
+
     steps = step.add_subparsers(dest="step", required=True)
-    for name, text in STEPS.items():
-        steps.add_parser(name, help=text).add_argument(
+    for declaration in declared():  # each step's name and help, as the step declares them
+        steps.add_parser(declaration.name, help=declaration.help).add_argument(
             "--manifest", type=Path, required=True,
             help="the job's files, written from the plan (results/jobs/; docs/workflow.md)")
 

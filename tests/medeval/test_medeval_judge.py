@@ -14,6 +14,7 @@ from clineval.benchmarks.medeval.benchmark import BENCHMARK
 from clineval.errors import ConfigError
 from clineval.inference import tiny_model
 from clineval.workflow.plan.build import build_plan
+from clineval.workflow.plan.jobs.score import judge_files
 
 CONF = Path(__file__).resolve().parents[2] / "conf"
 JUDGE = "tasks.medeval_rewriting.scoring.classifiers"
@@ -129,7 +130,7 @@ def test_a_judge_is_built_like_a_grid_model_and_must_agree_with_it(tmp_path):
                       f"+{JUDGE}.model={{preset:tiny_llama}}",
                       results=tmp_path / "results", data_root=tmp_path / "data")
     assert "models/tiny_llama" in plan.identities  # the judge alone: built for scoring
-    assert plan.judge_files("medeval_rewriting") == [
+    assert judge_files(plan, "medeval_rewriting") == [
         tmp_path / "results" / "models" / "tiny_llama" / "config.json"]
     with pytest.raises(ConfigError, match="other build settings than the grid's model"):
         build_plan(CONF, "grid.select.tasks=[medeval_rewriting] grid.select.tables=null "

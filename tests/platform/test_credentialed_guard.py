@@ -76,7 +76,7 @@ def test_the_paper_grid_plans_an_api_model_on_public_files(tmp_path):
     csv = tmp_path / "test_data.csv"
     csv.write_text("Row Number,Calculator ID\n", encoding="utf-8")  # planning reads no row
     p = plan(tmp_path, "grid=medcalc_paper", GPT4O, f"tasks.medcalc.data.path={csv}")
-    assert p.tier("medcalc") == "public" and not p.credentialed("medcalc")
+    assert p.tiers("medcalc")[-1] == "public" and not p.credentialed("medcalc")
     assert len(gpt4o_cells(p)) == 3
 
 
@@ -87,7 +87,7 @@ def test_synthetic_demo_files_go_to_an_api_model(tmp_path):
     assert gpt4o_cells(p) == {f"gpt4o/{task}/zero_shot" for task in CLIBENCH}
     for task in CLIBENCH:
         assert p.cfg["tasks"][task]["access"] == "credentialed"
-        assert p.tier(task) == "synthetic" and not p.credentialed(task)
+        assert p.tiers(task)[-1] == "synthetic" and not p.credentialed(task)
     everything = plan(tmp_path, GPT4O)  # the whole demo grid
     assert {c.task for c in everything.cells if c.model == "gpt4o"} == set(everything.cfg["tasks"])
 
@@ -117,7 +117,7 @@ def test_the_credentialed_flag_lets_them_through_and_they_stay_marked(tmp_path, 
              "models.gpt4o.access.allow_credentialed_data=true")
     assert gpt4o_cells(p) == {f"gpt4o/{task}/zero_shot" for task in CLIBENCH}
     for task in CLIBENCH:  # DVC keeps their artifacts off remotes all the same
-        assert p.tier(task) == "credentialed" and p.credentialed(task)
+        assert p.tiers(task)[-1] == "credentialed" and p.credentialed(task)
         assert p.identities[f"gpt4o/{task}/zero_shot/generation"]["identity"]["credentialed"]
 
 
@@ -149,8 +149,8 @@ def test_an_unreleased_or_private_kb_needs_its_own_setting(tmp_path):
         p = plan(tmp_path, *official, f"tasks.meddisk_zh.access={tier}",
                  "+models.gpt4o.access.allow_private_data=true")
         assert gpt4o_cells(p) == {"gpt4o/meddisk_zh/one_shot"}
-        assert p.tier("meddisk_zh") == tier and p.credentialed("meddisk_zh")
-    assert plan(tmp_path, *official[:3]).tier("meddisk_zh") == "synthetic"  # the demo KB
+        assert p.tiers("meddisk_zh")[-1] == tier and p.credentialed("meddisk_zh")
+    assert plan(tmp_path, *official[:3]).tiers("meddisk_zh")[-1] == "synthetic"  # the demo KB
 
 
 def test_the_tiers_are_the_schema_choices(tmp_path):
@@ -202,7 +202,8 @@ def test_unset_access_is_the_files_own_tier(tmp_path, mimic):
                 "tasks.clibench_diagnoses.access=null"]
     assert "would receive credentialed data from 1 cell" in refused(tmp_path, *official)
     p = plan(tmp_path, *official, "grid.select.models=[oracle]")
-    assert p.tier("clibench_diagnoses") == "credentialed" and p.credentialed("clibench_diagnoses")
+    assert p.tiers("clibench_diagnoses")[-1] == "credentialed"
+    assert p.credentialed("clibench_diagnoses")
 
 
 def test_mednli_files_are_credentialed_whatever_access_says(tmp_path):
@@ -241,7 +242,7 @@ def test_medeval_sources_have_their_own_tiers(tmp_path):
     p = plan(tmp_path, *task, f"tasks.medeval_summarization.data.reports={reports}",
              "tasks.medeval_summarization.access=credentialed")
     assert p.tiers("medeval_summarization") == ["credentialed", "unreleased"]
-    assert p.tier("medeval_summarization") == "unreleased"
+    assert p.tiers("medeval_summarization")[-1] == "unreleased"
 
 
 def test_an_allowed_exception_is_named_and_recorded_for_its_cells_only(tmp_path, mimic, capsys):

@@ -21,6 +21,7 @@ from clineval.report.markdown import parse_table
 from clineval.report.page import render_page
 from clineval.tables.render import to_markdown, to_sources
 from clineval.workflow.plan.build import build_plan
+from clineval.workflow.plan.jobs import examples as examples_step
 from clineval.workflow.plan.layout import Cell, Plan
 
 REPO = Path(__file__).resolve().parents[2]
@@ -247,12 +248,12 @@ def test_the_plan_names_each_cells_page_the_compared_pairs_and_the_prompt_settin
     demo` builds its pair pages."""
     overrides = ["grid.select.tables=[medcalc_table2]"]
     plan = build_plan(REPO / "conf", overrides)
-    assert [(a.path, b.path) for a, b in plan.example_pairs()] == [
+    assert [(a.path, b.path) for a, b in examples_step.pairs(plan)] == [
         (f"oracle/medcalc/{m}", f"constant/medcalc/{m}") for m in ("zero_shot", "cot",
                                                                     "one_shot")]
-    assert plan.example_page(Cell("oracle", "medcalc", "cot")) == Path(
+    assert examples_step.page(plan, Cell("oracle", "medcalc", "cot")) == Path(
         "results/report/examples/oracle/medcalc/cot.html")
-    assert plan.pair_page(*plan.example_pairs()[0]) == Path(
+    assert examples_step.pair_page(plan, *examples_step.pairs(plan)[0]) == Path(
         "results/report/pairs/oracle/constant/medcalc/zero_shot.html")
     ident = plan.identities["report/examples"]["identity"]
     assert len(ident["cells"]) == len(plan.tables["medcalc_table2"])

@@ -29,8 +29,10 @@ from clineval.errors import ConfigError, DataError
 from clineval.export import eee, eee_schema
 from clineval.io import read_json, read_jsonl
 from clineval.workflow.plan.build import build_plan
+from clineval.workflow.plan.jobs import plan_jobs
+from clineval.workflow.plan.jobs.export_eee import export_files
 from clineval.workflow.plan.layout import Plan
-from clineval.workflow.plan.manifests import manifests, write_manifests
+from clineval.workflow.plan.manifests import write_manifests
 from clineval.workflow.steps.export import cell_files, read_cell
 
 OVERRIDES = ["grid.select.models=[oracle,constant]", "grid.select.tables=[medcalc_table2]",
@@ -75,13 +77,12 @@ def finished(tmp_path_factory) -> tuple[Path, Plan]:
     work = tmp_path_factory.mktemp("export")
     plan = _plan(work)
     plan.write_identities()
-    cache = work / "results" / "cache"
-    write_manifests(plan, cache)
-    jobs = list(manifests(plan, cache))
+    jobs = plan_jobs(plan)
+    write_manifests(jobs)
     for step in STEPS:
-        for path, manifest in jobs:
-            if manifest["step"] == step:
-                assert cli.main(["step", step, "--manifest", str(path)]) == 0, path
+        for job in jobs:
+            if job.step == step:
+                assert cli.main(["step", step, "--manifest", job.manifest_file]) == 0, job.name
     return work, plan
 
 
@@ -123,7 +124,7 @@ def _check_pair(aggregate: Path, samples: Path, schemas: Path | None = None
 
 
 def _exports(plan: Plan) -> dict[str, tuple[Path, Path]]:
-    return {model: tuple(plan.export_outputs(model, task))
+    return {model: tuple(export_files(plan, model, task))
             for model, task in plan.export_groups()}
 
 
@@ -306,12 +307,12 @@ def test_the_workflow_step_validates_when_it_finds_the_schemas(work, plan, schem
     aggregate["required"] = [*aggregate["required"], "no_such_field"]
     (tmp_path / eee_schema.AGGREGATE).write_text(json.dumps(aggregate), encoding="utf-8")
     monkeypatch.setenv(eee_schema.ENV, str(tmp_path))
-    [path] = [p for p, m in manifests(plan, work / "results" / "cache")
-              if m["step"] == "export-eee" and "oracle" in str(p)]
-    before = plan.export_outputs("oracle", "medcalc")[0].read_bytes()
+    [path] = [j.manifest_file for j in plan_jobs(plan)
+              if j.step == "export-eee" and j.key == ("oracle", "medcalc")]
+    before = export_files(plan, "oracle", "medcalc")[0].read_bytes()
     assert cli.main(["step", "export-eee", "--manifest", str(path)]) != 0
     assert "'no_such_field' is a required property" in capsys.readouterr().err
-    assert plan.export_outputs("oracle", "medcalc")[0].read_bytes() == before  # nothing written
+    assert export_files(plan, "oracle", "medcalc")[0].read_bytes() == before  # nothing written
 
 
 def test_a_schema_folder_of_another_version_or_without_the_files_is_refused(schemas, tmp_path):

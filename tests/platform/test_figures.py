@@ -14,6 +14,7 @@ from clineval.figures.data import TableData, read_tables
 from clineval.figures.draw import figure, render
 from clineval.io import DataError, write_json, write_text
 from clineval.workflow.plan.build import build_plan
+from clineval.workflow.plan.jobs import figure as figure_jobs
 
 CONF = Path(__file__).resolve().parents[2] / "conf"
 MODELS = {"a": {"display_name": "Model A", "smoke": False},
@@ -212,7 +213,7 @@ def test_the_demo_draws_its_figures_from_built_tables_only(tmp_path):
                                  "medcalc_bars", "medcalc_modes", "meddisk_aspects",
                                  "meddisk_bars", "medeval_bars"]
     assert p.figures["clibench_bars"] == ["clibench_table3", "clibench_table4"]
-    assert [x.name for x in p.figure_inputs("clue_levels")] == ["clue_table3.csv",
+    assert [x.name for x in figure_jobs.inputs(p, "clue_levels")] == ["clue_table3.csv",
                                                                 "clue_table3.stats.json"]
     only = plan(tmp_path, "grid.select.tables=[medcalc_table2]")
     assert sorted(only.figures) == ["medcalc_bars", "medcalc_modes"]

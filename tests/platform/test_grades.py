@@ -13,6 +13,7 @@ from clineval.io import DataError, read_jsonl
 from clineval.metrics.agreement import cohen_kappa
 from clineval.report import agreement
 from clineval.report.grades import output_sha256, read_all, read_grades
+from clineval.workflow.plan.jobs.examples import example_cells
 
 GRADE = {"model": "a", "task": "medcalc", "mode": "all", "id": "zero_shot-x",
          "output_sha256": "0" * 64, "scoring": "1" * 64, "reading": "official",
@@ -172,8 +173,8 @@ def test_report_grades_enter_the_report_identity_job_and_page(tmp_path: Path) ->
     from clineval.errors import ConfigError
     from clineval.provenance.hashing import sha256_file
     from clineval.report.page import render_page
-    from clineval.workflow.plan import manifests
     from clineval.workflow.plan.build import build_plan
+    from clineval.workflow.plan.jobs import step
 
     conf = Path(__file__).resolve().parents[2] / "conf"
     grades = write(tmp_path / "g.jsonl", GRADE)
@@ -181,12 +182,12 @@ def test_report_grades_enter_the_report_identity_job_and_page(tmp_path: Path) ->
     plan = build_plan(conf, [f"+report.grades=['{grades}']"], **where)
     ident = plan.identities["report/index"]["identity"]
     assert ident["grades"] == [{"path": str(grades), "sha256": sha256_file(grades)}]
-    job = manifests.report(plan)
+    [job] = [j.manifest for j in step("report").jobs(plan)]
     assert job["grades"] == [str(grades)]
-    assert [c["cell"] for c in job["graded"]] == [c.path for c in plan.example_cells()]
+    assert [c["cell"] for c in job["graded"]] == [c.path for c in example_cells(plan)]
     plain = build_plan(conf, [], **where)
     assert "grades" not in plain.identities["report/index"]["identity"]
-    assert manifests.report(plain)["graded"] == []
+    assert [j.manifest["graded"] for j in step("report").jobs(plain)] == [[]]
     with pytest.raises(ConfigError, match=r"report\.grades\[0\]: .*none\.jsonl does not exist"):
         build_plan(conf, [f"+report.grades=['{tmp_path / 'none.jsonl'}']"], **where)
     page = render_page({"grid": "g", "smoke_models": [], "figures": {}, "tables": []}, {}, [],

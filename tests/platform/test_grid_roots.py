@@ -13,6 +13,7 @@ from workflow_run import REPO
 from clineval.benchmarks.medcalc.synthetic import write_demo_files
 from clineval.config.compose import ConfigError
 from clineval.workflow.plan.build import build_plan
+from clineval.workflow.plan.jobs import table as table_step
 from clineval.workflow.run.plan_cache import load_plan
 
 CONF = REPO / "conf"
@@ -40,7 +41,7 @@ def test_the_demo_keeps_the_roots_and_another_grid_gets_its_own_folder(tmp_path)
         tmp_path / "data/grids/meddisk_demo/derived/meddisk_zh/examples.jsonl")
     # a grid called like a results folder cannot reach the demo's
     named = _plan(tmp_path, "grid.name=tables", "grid.select.tasks=[medcalc]")
-    assert named.table_outputs("medcalc_table2")[0] == (
+    assert table_step.table_files(named, "medcalc_table2")[0] == (
         tmp_path / "results/grids/tables/tables/medcalc_table2.csv")
 
 

@@ -1,4 +1,5 @@
-"""Job manifests (clineval.workflow.plan.manifests): what every rule hands its step.
+"""Job manifests (clineval.workflow.plan.manifests): what every rule hands its step, written
+from the jobs each step declares (clineval.workflow.plan.jobs).
 
 The reader names the file and the field of a wrong manifest; every manifest the plan writes
 reads back for its step, and is written again only when it changes; every job of a grid's dry
@@ -17,13 +18,8 @@ from workflow_run import REPO
 from clineval import cli
 from clineval.errors import DataError
 from clineval.workflow.plan.build import build_plan
-from clineval.workflow.plan.manifests import (
-    FIELDS,
-    manifest_text,
-    manifests,
-    read_manifest,
-    write_manifests,
-)
+from clineval.workflow.plan.jobs import plan_jobs, plan_rules, steps
+from clineval.workflow.plan.manifests import FIELDS, manifest_text, read_manifest, write_manifests
 
 #: A small grid with every kind of job: a demo task's data, a built model whose tokenizer fits
 #: requests, a sharded model and its merges, derived scoring inputs, tables, figures, report.
@@ -89,12 +85,48 @@ def test_the_step_command_reports_a_bad_manifest_in_one_line(tmp_path, capsys):
         f"clineval: error: {path}, field 'cells': missing from the job manifest\n")
 
 
-def test_every_step_of_the_command_has_a_manifest_layout():
-    assert set(cli.STEPS) == set(FIELDS)
+def test_every_step_of_the_command_has_a_manifest_layout(capsys):
+    with pytest.raises(SystemExit):
+        cli.main(["step", "--help"])
+    listed = capsys.readouterr().out
+    assert all(name in listed for name in FIELDS)
+    assert [s.name for s in steps()] == list(FIELDS)
+
+
+def _wildcards(rule: Any, key: tuple[str, ...]) -> dict[str, str] | None:
+    """The wildcards that make the rule's key ``key`` (each part of a rule's key is a name or
+    one wildcard, which the rule may constrain), or None."""
+    if len(rule.key) != len(key):
+        return None
+    found = {}
+    for part, value in zip(rule.key, key, strict=True):
+        wildcard = re.fullmatch(r"{(\w+)}", part)
+        if wildcard:
+            if not re.fullmatch(rule.constraints.get(wildcard[1], "[^/]+"), value):
+                return None
+            found[wildcard[1]] = value
+        elif part != value:
+            return None
+    return found
+
+
+def test_every_job_has_one_rule_whose_outputs_are_its_own(plan):
+    """The rule of a job is the one of its step whose key, with the rule's wildcards, is the
+    job's; its outputs, so filled in, are the job's, and its inputs hold the job's manifest."""
+    rules = plan_rules(plan)
+    for job in plan_jobs(plan):
+        matched = [(rule, wildcards) for rule in rules if rule.step == job.step
+                   and (wildcards := _wildcards(rule, job.key)) is not None]
+        assert len(matched) == 1, job.name
+        rule, wildcards = matched[0]
+        assert rule.job_key(wildcards) == (job.step, *job.key)
+        assert {name: [p.format_map(wildcards) for p in paths]
+                for name, paths in rule.outputs.items()} == job.outputs, job.name
+        assert job.inputs["manifest"] == [job.manifest_file]
 
 
 def test_every_manifest_of_the_plan_reads_back_for_its_step(plan):
-    written = dict(manifests(plan, Path("results/cache")))
+    written = {Path(j.manifest_file): j.manifest for j in plan_jobs(plan)}
     steps = {m["step"] for m in written.values()}
     assert steps == set(FIELDS), "the grid has a job of every step"
     for path, manifest in written.items():
@@ -105,13 +137,13 @@ def test_every_manifest_of_the_plan_reads_back_for_its_step(plan):
 
 
 def test_manifests_are_written_again_only_when_they_change(plan):
-    cache = Path("results/cache")
-    written = dict(manifests(plan, cache))
-    write_manifests(plan, cache)
+    jobs = plan_jobs(plan)
+    written = [Path(j.manifest_file) for j in jobs]
+    write_manifests(jobs)
     times = {path: path.stat().st_mtime_ns for path in written}
-    assert write_manifests(plan, cache) == 0
+    assert write_manifests(jobs) == 0
     assert times == {path: path.stat().st_mtime_ns for path in written}
     table = plan.manifest_file("table", "medcalc_table2")
     table.write_text("{}\n", encoding="utf-8")
-    assert write_manifests(plan, cache) == 1
+    assert write_manifests(jobs) == 1
     assert json.loads(table.read_text(encoding="utf-8"))["step"] == "table"

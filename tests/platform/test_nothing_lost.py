@@ -17,13 +17,14 @@ import sys
 import time
 from pathlib import Path
 
+from clineval.workflow.plan.jobs.job import Job
 from clineval.workflow.run import locks, missing
-from clineval.workflow.run.settle import Job
 
 
 def test_missing_outputs_of_a_started_job_or_of_a_finished_consumer_are_found(tmp_path):
     def job(name, inputs, outputs):
-        return Job(name, [str(tmp_path / p) for p in inputs], [str(tmp_path / p) for p in outputs])
+        return Job(name, (), "", {}, {"in": [str(tmp_path / p) for p in inputs]},
+                   {"out": [str(tmp_path / p) for p in outputs]})
 
     for name in ("gen.jsonl", "score.json", "table.md", "other.jsonl"):
         (tmp_path / name).write_text("x")
@@ -80,7 +81,8 @@ def test_a_job_refused_before_its_step_ran_is_not_counted_as_done(tmp_path, monk
     Path("results/identity").mkdir(parents=True)
     for path, text in ((identity, "{}"), (out, "old"), (record, '{"identity": "old"}')):
         Path(path).write_text(text)
-    job = Job("generate", [identity], [out, record], [(record, "new")])
+    job = Job("generate", (), "", {}, {"identity": [identity]}, {"out": [out, record]},
+              [(record, "new")])
     metadata = [missing._metadata_file(p, Path(".snakemake")) for p in (out, record)]
     for meta in metadata:
         meta.parent.mkdir(parents=True, exist_ok=True)

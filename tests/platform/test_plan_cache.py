@@ -11,10 +11,10 @@ from pathlib import Path
 import pytest
 
 from clineval.workflow.plan.build import build_plan
+from clineval.workflow.plan.jobs import plan_jobs
 from clineval.workflow.plan.layout import Plan
 from clineval.workflow.run import plan_cache
 from clineval.workflow.run.plan_cache import load_plan, plan_key
-from clineval.workflow.run.settle import jobs
 
 REPO = Path(__file__).resolve().parents[2]
 SMALL = ("grid.select.models=[oracle,constant] grid.select.tasks=[medcalc] "
@@ -37,8 +37,7 @@ def _state(plan: Plan) -> tuple:
 
 
 def _jobs(items) -> list:
-    return [(j.name, [str(p) for p in j.inputs], [str(p) for p in j.outputs],
-             [(str(r), sha) for r, sha in j.records]) for j in items]
+    return [j.data() for j in items]
 
 
 def test_a_second_start_reuses_the_plan_and_it_equals_a_fresh_one(work: Path) -> None:
@@ -47,7 +46,7 @@ def test_a_second_start_reuses_the_plan_and_it_equals_a_fresh_one(work: Path) ->
     assert (first.cached, second.cached) == (False, True)
     fresh = build_plan(work / "conf", SMALL)
     assert _state(second.plan) == _state(fresh)
-    assert _jobs(second.jobs) == _jobs(jobs(fresh)) == _jobs(first.jobs)
+    assert _jobs(second.jobs) == _jobs(plan_jobs(fresh)) == _jobs(first.jobs)
     assert second.plan.identity_file("oracle", "medcalc", "cot", "scoring") == \
         fresh.identity_file("oracle", "medcalc", "cot", "scoring")
     assert second.plan.file_hashes is not None

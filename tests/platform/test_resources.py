@@ -9,6 +9,7 @@ import pytest
 from clineval.config.compose import ConfigError
 from clineval.inference.registry import backends
 from clineval.workflow.plan.build import build_plan
+from clineval.workflow.plan.jobs.score import benchmark_tasks
 from clineval.workflow.plan.resources import (
     SCORING_DEFAULT,
     ModelResources,
@@ -142,5 +143,5 @@ def test_a_tasks_resources_reach_its_scoring_job_and_no_identity(tmp_path):
     after = build_plan(REPO / "conf", ["+tasks.clue_meqsum.resources.gpus=1"],
                        results=tmp_path, data_root=tmp_path)
     assert before.identities == after.identities  # resources change no file
-    clue = {t: after.cfg["tasks"][t] for t in after.benchmark_tasks("clue")}
+    clue = {t: after.cfg["tasks"][t] for t in benchmark_tasks(after, "clue")}
     assert scoring_resources(clue).snakemake()["gpu"] == 1

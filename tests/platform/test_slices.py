@@ -12,7 +12,9 @@ from clineval.config.compose import ConfigError
 from clineval.config.slices import take
 from clineval.io import read_json, read_jsonl
 from clineval.workflow.plan.build import build_plan
-from clineval.workflow.plan.manifests import manifests, write_manifests
+from clineval.workflow.plan.jobs import plan_jobs
+from clineval.workflow.plan.jobs.export_eee import export_files
+from clineval.workflow.plan.manifests import write_manifests
 
 CONF = Path(__file__).resolve().parents[2] / "conf"
 BASE = ["grid.select.tasks=[medcalc]", "grid.select.models=[oracle,constant]"]
@@ -159,13 +161,12 @@ def test_bad_slices_stop_the_plan(tmp_path: Path, slices: str, message: str) -> 
 def _run_steps(plan, steps: tuple[str, ...]) -> None:
     """Each step's jobs of the plan from their manifests, in this process."""
     plan.write_identities()
-    cache = plan.results / "cache"
-    write_manifests(plan, cache)
-    jobs = list(manifests(plan, cache))
+    jobs = plan_jobs(plan)
+    write_manifests(jobs)
     for step in steps:
-        for path, manifest in jobs:
-            if manifest["step"] == step:
-                assert cli.main(["step", step, "--manifest", str(path)]) == 0, path
+        for job in jobs:
+            if job.step == step:
+                assert cli.main(["step", step, "--manifest", job.manifest_file]) == 0, job.name
 
 
 def test_the_steps_score_and_export_the_slice_the_identity_holds(tmp_path: Path) -> None:
@@ -186,10 +187,10 @@ def test_the_steps_score_and_export_the_slice_the_identity_holds(tmp_path: Path)
             assert [str(r["id"]) for r in requests] == expected, (model, mode)
             assert [str(r["id"]) for r in scores] == expected, (model, mode)
     assert not set(_ids(window)) & set(_ids(take(examples, {"slice": 6, "slice_seed": 9})))
-    document = read_json(plan.export_outputs("oracle", "medcalc")[0])
+    document = read_json(export_files(plan, "oracle", "medcalc")[0])
     details = document["evaluation_results"][0]["score_details"]["details"]
     assert (details["slice"], details["slice_seed"], details["slice_offset"]) == ("6", "9", "6")
-    document = read_json(plan.export_outputs("constant", "medcalc")[0])
+    document = read_json(export_files(plan, "constant", "medcalc")[0])
     details = document["evaluation_results"][0]["score_details"]["details"]
     assert details["slice_ids"] == ", ".join(chosen) and "slice" not in details
 
@@ -199,9 +200,8 @@ def test_ids_the_task_lacks_stop_the_requests_step_with_one_line(tmp_path: Path,
     plan = _plan(tmp_path, "grid.select.tables=[medcalc_table2]",
                  "+grid.slices={oracle: {tasks: {medcalc: {ids: [nope-1, nope-2]}}}}")
     _run_steps(plan, ("derive",))
-    cache = plan.results / "cache"
-    path = next(p for p, m in manifests(plan, cache)
-                if m["step"] == "requests" and p.parent.name == "oracle")
+    path = next(j.manifest_file for j in plan_jobs(plan) if j.key == ("oracle", "medcalc")
+                and j.step == "requests")
     assert cli.main(["step", "requests", "--manifest", str(path)]) == 2
     assert capsys.readouterr().err == (
         "clineval: error: grid.slices.oracle.tasks.medcalc.ids: 2 of 2 ids are not examples "

@@ -32,8 +32,9 @@ from clineval.provenance.record import (
 )
 from clineval.workflow.plan import code_changes
 from clineval.workflow.plan.build import build_plan
+from clineval.workflow.plan.jobs import plan_jobs
 from clineval.workflow.plan.layout import Plan
-from clineval.workflow.run.settle import jobs, settle
+from clineval.workflow.run.settle import settle, settled
 
 REPO = Path(__file__).resolve().parents[2]
 CONF = REPO / "conf"
@@ -243,9 +244,9 @@ def _shuffle_times(workdir: Path, seed: int = 0) -> dict[Path, int]:
 def test_pulled_times_in_random_order_leave_nothing_to_do(pulled, monkeypatch) -> None:
     _shuffle_times(pulled)
     out_of_order = [
-        job.name for job in jobs(plan_in(pulled, monkeypatch))
-        if min(p.stat().st_mtime_ns for p in job.outputs)
-        < max(p.stat().st_mtime_ns for p in job.inputs)
+        job.name for job in settled(plan_jobs(plan_in(pulled, monkeypatch)))
+        if min(os.stat(p).st_mtime_ns for p in job.output_files)
+        < max(os.stat(p).st_mtime_ns for p in job.input_files)
     ]
     assert len(out_of_order) > 3  # without settling, Snakemake would re-run these
     assert planned_jobs(pulled) == {}
@@ -276,12 +277,12 @@ def test_settle_counts_and_build_order(pulled, monkeypatch) -> None:
     plan = plan_in(pulled, monkeypatch)
     # derive, then per model (MedCalc only): requests, generation, scoring; the table, its two
     # figures, the report and the explorer's pages
-    assert len(list(jobs(plan))) == 12
+    assert len(settled(plan_jobs(plan))) == 12
     _age_outputs(pulled)
     assert settle(plan) == {"settled": 12, "stale": 0}
-    for job in jobs(plan):
-        newest_input = max(p.stat().st_mtime_ns for p in job.inputs)
-        assert min(p.stat().st_mtime_ns for p in job.outputs) > newest_input, job.name
+    for job in settled(plan_jobs(plan)):
+        newest_input = max(os.stat(p).st_mtime_ns for p in job.input_files)
+        assert min(os.stat(p).st_mtime_ns for p in job.output_files) > newest_input, job.name
     assert settle(plan) == {"settled": 0, "stale": 0}
 
 

@@ -21,6 +21,7 @@ import pytest
 from doc_blocks import block, commands
 
 from clineval.workflow.plan.build import build_plan
+from clineval.workflow.plan.jobs import table as table_step
 from clineval.workflow.plan.resources import model_resources
 
 REPO = Path(__file__).resolve().parents[2]
@@ -197,7 +198,8 @@ def test_tables_match_a_local_run_byte_for_byte(slurm_run, local_run, plan):
     assert names == sorted(
         p.name
         for t in plan.tables
-        for p in (*plan.table_outputs(t), plan.metrics_file(t), plan.record_file("table", t))
+        for p in (*table_step.table_files(plan, t), table_step.metrics_file(plan, t),
+                  plan.record_file("table", t))
     )
     for name in names:
         assert (workdir / "results/tables" / name).read_bytes() == (

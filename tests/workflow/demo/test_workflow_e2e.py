@@ -366,28 +366,30 @@ def imported(workdir: Path, *args: str) -> set[str]:
 
 
 def test_light_steps_import_no_torch_transformers_hydra_or_encoder(demo, tmp_path):
-    from clineval.workflow.plan import manifests
     from clineval.workflow.plan.build import build_plan
+    from clineval.workflow.plan.jobs import plan_jobs
+    from clineval.workflow.plan.manifests import manifest_text
 
     plan = build_plan(REPO / "conf", None)
     out = tmp_path / "out"
     # the plan's manifests of the demo's jobs, with outputs moved to out/
-    requests = manifests.requests(plan, "oracle", "medcalc")
-    score = manifests.score(plan, "oracle", "medcalc")
+    jobs = {(j.step, *j.key): j.manifest for j in plan_jobs(plan)}
+    requests = jobs["requests", "oracle", "medcalc"]
+    score = jobs["score", "oracle", "medcalc"]
     for c, req, scored in zip(plan.cells_of_group("oracle", "medcalc"), requests["cells"],
                               score["cells"], strict=True):
         req |= {"out": str(out / f"{c.mode}.req.jsonl"),
                 "record": str(out / f"{c.mode}.req.prov.json")}
         scored |= {"rows": str(out / f"{c.mode}.jsonl"), "summary": str(out / f"{c.mode}.json"),
                    "record": str(out / f"{c.mode}.prov.json")}
-    table = manifests.table(plan, "medcalc_table2") | {"record": str(out / "t.prov.json")}
+    table = jobs["table", "medcalc_table2"] | {"record": str(out / "t.prov.json")}
     table["outputs"] = {fmt: str(out / f"t.{fmt}") for fmt in table["outputs"]}
-    derive = manifests.derive(plan, "medcalc") | {  # from the demo's sources, as written
+    derive = jobs["derive", "medcalc"] | {  # from the demo's sources, as written
         "demo": False, "examples": str(out / "ex.jsonl"), "exemplars": str(out / "exm.jsonl"),
         "record": str(out / "d.prov.json")}
     for manifest in (derive, requests, score, table):
         path = tmp_path / f"{manifest['step']}.json"
-        path.write_text(manifests.manifest_text(manifest), encoding="utf-8")
+        path.write_text(manifest_text(manifest), encoding="utf-8")
         command = ["step", manifest["step"], "--manifest", str(path)]
         assert imported(demo, *command).isdisjoint(HEAVY), command[:2]
     assert (out / "cot.json").read_bytes() == (demo / "results/scores/oracle/medcalc/cot.json"

@@ -35,7 +35,9 @@ from clineval.provenance.record import FileHashes, changed_files, read_record
 from clineval.workflow.plan import code_changes
 from clineval.workflow.plan.build import build_plan
 from clineval.workflow.plan.code_changes import Finding
-from clineval.workflow.plan.grades import report_grades
+from clineval.workflow.plan.jobs import figure as figure_step
+from clineval.workflow.plan.jobs import report as report_step
+from clineval.workflow.plan.jobs import table as table_step
 from clineval.workflow.plan.layout import Cell, Plan
 
 
@@ -208,7 +210,7 @@ def _recompute(plan: Plan, cells: list[Cell], stored: dict[str, Any], name: str,
     rows = {c.path: read_jsonl(plan.artifact("scores", c), ("id",)) for c in cells}
     texts = table_texts(as_stored(plan.identities[f"tables/{name}"]["identity"]),
                         [stored[c.path] for c in cells], rows)
-    outputs = [*plan.table_outputs(name), plan.metrics_file(name)]
+    outputs = [*table_step.table_files(plan, name), table_step.metrics_file(plan, name)]
     for (fmt, text), path in zip(texts.items(), outputs, strict=True):
         if path.read_text(encoding="utf-8") != text:
             raise BrokenLink(f"re-rendered table {name}: {path} differs from the {fmt} built "
@@ -273,27 +275,29 @@ def audit_report(plan: Plan) -> TableAudit:
     figure PNG it read still has its recorded hash, and rendering again from them (with the
     recorded code state) gives the page byte for byte."""
     from clineval.report.step import report_text
+    from clineval.workflow.commands.agreement import report_grades
+
     result = TableAudit("report", cells=len(plan.tables), kind="report")
     hashes = FileHashes(plan.file_hashes)
     try:
         path = plan.record_file("report", "index")
         ident = plan.identities["report/index"]
         record = _record(path, ident["sha"], "report", hashes)
-        _expect(record, "outputs", "html", plan.report_file(), "report")
+        _expect(record, "outputs", "html", report_step.page(plan), "report")
         _files(record, "outputs", path, "report", hashes)
-        tables, figures = plan.report_sources()
+        tables, figures = report_step.sources(plan)
         for role, file in [*((f"table:{n}", p) for n, p in tables.items()),
                            *((f"figure:{n}", p) for n, p in figures.items())]:
             _expect(record, "inputs", role, file, "report ← tables and figures")
         _files(record, "inputs", path, "report ← tables and figures", hashes)
-        links = plan.report_links()
+        links = report_step.table_links(plan)
         for name, file in links.items():
             _expect(record, "inputs", f"cells:{name}", file, "report ← tables' cells")
         grades, graded = report_grades(plan)
         text = report_text(as_stored(ident["identity"]), tables, figures, links, record["code"],
                            path, grades, graded)
-        if plan.report_file().read_text(encoding="utf-8") != text:
-            raise BrokenLink(f"re-rendered report: {plan.report_file()} differs from the page "
+        if report_step.page(plan).read_text(encoding="utf-8") != text:
+            raise BrokenLink(f"re-rendered report: {report_step.page(plan)} differs from the page "
                              "built from the recorded tables and figures")
         result.checked = list(plan.tables)
     except (BrokenLink, DataError) as err:
@@ -313,13 +317,13 @@ def audit_figure(plan: Plan, name: str) -> TableAudit:
         record = _record(record_path, plan.identities[f"figures/{name}"]["sha"],
                          f"figure {name}", hashes)
         _files(record, "outputs", record_path, f"figure {name}", hashes)
-        inputs = plan.figure_inputs(name)
+        inputs = figure_step.inputs(plan, name)
         for path in inputs:
             _expect(record, "inputs", path.name, path, f"figure {name} ← tables")
         _files(record, "inputs", record_path, f"figure {name} ← tables", hashes)
         drawn = render(as_stored(plan.identities[f"figures/{name}"]["identity"]),
                        read_tables(inputs))
-        for fmt, path in zip(drawn, plan.figure_outputs(name), strict=True):
+        for fmt, path in zip(drawn, figure_step.figure_files(plan, name), strict=True):
             if path.read_bytes() != drawn[fmt]:
                 raise BrokenLink(f"re-drawn figure {name}: {path} differs from the {fmt} drawn "
                                  "again from the stored tables")

@@ -24,6 +24,10 @@ from typing import Any
 import yaml
 
 from clineval.errors import ConfigError
+from clineval.workflow.plan.jobs import figure as figure_step
+from clineval.workflow.plan.jobs import generate as generate_step
+from clineval.workflow.plan.jobs import report as report_step
+from clineval.workflow.plan.jobs import table as table_step
 from clineval.workflow.plan.layout import Plan
 
 HEADER = (
@@ -93,7 +97,8 @@ def stages(plan: Plan, overrides: Sequence[str]) -> dict[str, Any]:
         _out(plan.results / "models" / m, True) for m in models if f"models/{m}" in plan.identities
     ]
     for model in models:
-        if plan.shards(model) > 1:  # each shard job writes its run summary under _shards/
+        # each shard job writes its run summary under _shards/
+        if generate_step.shards(plan, model) > 1:
             shard_tasks = {c.task for c in plan.cells_of(model)}
             gen_outs.append(_out(plan.results / "generations" / model / "_shards",
                                  _push(plan, shard_tasks)))
@@ -104,16 +109,16 @@ def stages(plan: Plan, overrides: Sequence[str]) -> dict[str, Any]:
     table_outs, metrics = [], []
     for name, cells in plan.tables.items():
         push = _push(plan, {c.task for c in cells})
-        table_outs += [_out(p, push) for p in plan.table_outputs(name)]
+        table_outs += [_out(p, push) for p in table_step.table_files(plan, name)]
         table_outs.append(_out(plan.record_file("table", name), push))
-        metrics.append(_out(plan.metrics_file(name), push))
+        metrics.append(_out(table_step.metrics_file(plan, name), push))
     for name, shown in plan.figures.items():  # all_tables draws the figures of its tables
         push = _push(plan, {c.task for t in shown for c in plan.tables[t]})
         table_outs += [_out(p, push) for p in
-                       (*plan.figure_outputs(name), plan.record_file("figure", name))]
+                       (*figure_step.figure_files(plan, name), plan.record_file("figure", name))]
     if "report/index" in plan.identities:  # all_tables also writes the report of them all
         shown = {c.task for cells in plan.tables.values() for c in cells}
-        table_outs.append(_out(plan.report_file().parent, _push(plan, shown)))
+        table_outs.append(_out(report_step.page(plan).parent, _push(plan, shown)))
     params_ref = [{PARAMS_FILE: [f"identities.{g}" for g in groups]}
                   for groups in PHASE_IDENTITIES.values()]
     plan_cmd = "clineval dvc params --out " + PARAMS_FILE

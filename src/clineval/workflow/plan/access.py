@@ -24,6 +24,8 @@ import sys
 from collections.abc import Mapping
 from typing import Any
 
+from clineval.benchmarks import get_benchmark
+from clineval.benchmarks.base import source_tiers
 from clineval.config.schema.tasks import RESTRICTED
 from clineval.errors import ConfigError
 from clineval.inference.registry import backend_of
@@ -68,7 +70,11 @@ def check_tiers(plan: Plan) -> None:
         if declared is None or declared in RESTRICTED:
             continue
         by_tier: dict[str, list[str]] = {}
-        for role, tier in sorted(plan.source_tiers(task).items()):
+        spec = plan.cfg["tasks"][task]
+        if spec["data"].get("source") == "demo":  # the demo's files: synthetic
+            continue
+        files = source_tiers(get_benchmark(spec["benchmark"]), spec, plan.sources(task))
+        for role, tier in sorted(files.items()):
             if tier in RESTRICTED:
                 by_tier.setdefault(tier, []).append(role)
         if by_tier:
@@ -103,7 +109,7 @@ def allowed(plan: Plan, cell: Cell) -> Record | None:
                 if backend_of(spec).remote and not refuses(spec, tier)]
     if not settings:
         return None
-    return {"tier": plan.tier(cell.task), "allowed_by": list(dict.fromkeys(settings))}
+    return {"tier": plan.tiers(cell.task)[-1], "allowed_by": list(dict.fromkeys(settings))}
 
 
 def check_access(plan: Plan) -> None:

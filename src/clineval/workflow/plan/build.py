@@ -1,6 +1,6 @@
 """The plan: a validated grid expanded into cells, with the identity of every artifact
-(:mod:`clineval.workflow.plan.identities`) and the path of every file
-(:mod:`clineval.workflow.plan.layout`).
+(:mod:`clineval.workflow.plan.identities`, each step's own: :mod:`clineval.workflow.plan.jobs`)
+and the path of every file (:mod:`clineval.workflow.plan.layout`).
 """
 
 from __future__ import annotations
@@ -15,7 +15,8 @@ from clineval.config.compose import ConfigError, compose_config, parse_overrides
 from clineval.config.validate import table_tasks, validate
 from clineval.inference.registry import backend_of
 from clineval.workflow.plan.access import check_access
-from clineval.workflow.plan.identities import compute_identities
+from clineval.workflow.plan.identities import Facts
+from clineval.workflow.plan.jobs import steps
 from clineval.workflow.plan.layout import Cell, Plan, file_hash_memo
 from clineval.workflow.plan.recorded_files import check_recorded_files
 from clineval.workflow.plan.roots import grid_roots
@@ -114,6 +115,7 @@ def build_plan(
     cfg: dict[str, Any] = OmegaConf.to_container(composed, resolve=True)  # type: ignore[assignment]
     validate(cfg, conf_dir, given)
     hashes = file_hash_memo(results)  # shared by the grids: kept at the root
+    cache = results / "cache"  # likewise the generation cache
     roots = grid_roots(cfg, results, data_root, hashes)
     results, data_root = roots.results, roots.data
     skipped = unavailable_tasks(cfg, data_root)
@@ -143,7 +145,7 @@ def build_plan(
     _check_recorded_modes(cfg, cells)
     check_recorded_files(cfg, cells, hashes)  # each file read and checked; one task per file
     plan = Plan(conf_dir, results, data_root, cfg, cells, tables, skipped=skipped,
-                file_hashes=hashes, figures=_figures(cfg, tables))
+                file_hashes=hashes, figures=_figures(cfg, tables), cache=cache)
     check_access(plan)  # the cells it builds, on the files they read
     compute_identities(plan)
     return plan
@@ -163,3 +165,15 @@ def _figures(cfg: dict[str, Any], tables: dict[str, list[Cell]]) -> dict[str, li
         else:
             figures[name] = list(spec["tables"])
     return figures
+
+
+def compute_identities(plan: Plan) -> None:
+    """Set the identity of every artifact of the plan in ``plan.identities`` (not yet
+    written: :meth:`Plan.write_identities`): each step's, in build order."""
+    if plan.file_hashes is None:
+        plan.file_hashes = file_hash_memo(plan.results)
+    facts = Facts(plan)
+    for declared in steps():
+        if declared.identities is not None:
+            declared.identities(plan, facts)
+    plan.file_hashes.save()

@@ -6,6 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from clineval.report.agreement import CellFiles
+from clineval.workflow.plan.jobs.examples import example_cells
 from clineval.workflow.plan.layout import Plan
 
 
@@ -14,7 +15,7 @@ def cell_files(plan: Plan) -> list[CellFiles]:
     a grader can grade): scoring identity, examples, generations and score rows."""
     return [CellFiles(c.path, plan.identity_file(c.model, c.task, c.mode, "scoring"),
                       plan.derived(c.task)["examples"], plan.artifact("generations", c),
-                      plan.artifact("scores", c)) for c in plan.example_cells()]
+                      plan.artifact("scores", c)) for c in example_cells(plan)]
 
 
 def report_grades(plan: Plan) -> tuple[list[Path], list[CellFiles]]:

@@ -13,8 +13,9 @@ Snakemake resources (read by the SLURM executor plugin), and the conda env of it
     partition     SLURM partition (null: the profile's default-resources, else the cluster's)
     shards        data-parallel generation jobs for the model, each with the request above
 
-rules/common.smk parses every model's block when the workflow is parsed (a bad block stops the
-run before any job) and hands ``snakemake()`` to the model's generation rule.
+The generate step's declaration (:mod:`clineval.workflow.plan.jobs.generate`) parses every
+model's block when the workflow is parsed (a bad block stops the run before any job) and hands
+``snakemake()`` to the model's generation rule.
 """
 
 from __future__ import annotations

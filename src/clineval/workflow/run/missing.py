@@ -22,16 +22,19 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any, Protocol
 
-from clineval.workflow.run.settle import Job
+from clineval.workflow.plan.jobs.job import Job
 
 #: the longest file name (Snakemake's file backend cuts longer names into parts)
 NAME_MAX = 255
 
 
 class _Job(Protocol):
-    name: str
-    inputs: Sequence[str | Path]
-    outputs: Sequence[str | Path]
+    @property
+    def name(self) -> str: ...
+    @property
+    def input_files(self) -> Sequence[str]: ...
+    @property
+    def output_files(self) -> Sequence[str]: ...
 
 
 def find(jobs: Iterable[_Job]) -> list[tuple[str, list[str]]]:
@@ -45,11 +48,12 @@ def find(jobs: Iterable[_Job]) -> list[tuple[str, list[str]]]:
             exists[key] = os.path.exists(key)
         return exists[key]
 
-    consumed = {str(p) for job in jobs if any(map(present, job.outputs)) for p in job.inputs}
+    consumed = {str(p) for job in jobs if any(map(present, job.output_files))
+                for p in job.input_files}
     found = []
     for job in jobs:
-        missing = [str(p) for p in job.outputs if not present(p)]
-        if missing and (len(missing) < len(job.outputs) or not consumed.isdisjoint(missing)):
+        missing = [str(p) for p in job.output_files if not present(p)]
+        if missing and (len(missing) < len(job.output_files) or not consumed.isdisjoint(missing)):
             found.append((job.name, missing))
     return found
 
@@ -97,16 +101,16 @@ def forget_unfinished(jobs: Iterable[Job], root: Path = Path(".snakemake")) -> l
     for job in jobs:
         if all(_identity_of(record) == sha for record, sha in job.records):
             continue
-        identities = {str(p) for p in job.inputs if "/identity/" in f"/{p}"}
-        metas = [_metadata_file(str(p), root) for p in job.outputs]
+        identities = {p for p in job.input_files if "/identity/" in f"/{p}"}
+        metas = [_metadata_file(p, root) for p in job.output_files]
         recorded = [r for r in map(_read_json, metas) if r]
         if not any(identities <= set(r.get("input") or []) for r in recorded):
             continue  # Snakemake knows the job is out of date: it re-runs it anyway
         for meta in metas:
             meta.unlink(missing_ok=True)
         # without metadata Snakemake compares times: the outputs become older than the inputs
-        when = min(os.stat(p).st_mtime_ns for p in job.inputs if os.path.exists(p)) - 10**9
-        for path in job.outputs:
+        when = min(os.stat(p).st_mtime_ns for p in job.input_files if os.path.exists(p)) - 10**9
+        for path in job.output_files:
             if os.path.exists(path):
                 os.utime(path, ns=(when, when))
         forgotten.append(job.name)

@@ -20,8 +20,9 @@ watched files are unchanged, and makes (and stores) a new one otherwise.
 
 An entry is JSON (``results/identity/plans/<key>.json`` in the results root, whichever grid's
 folders it plans: :mod:`clineval.workflow.plan.roots`; the newest :data:`KEEP` kept), written
-atomically; one that cannot be read is made again. It also holds the plan's settle jobs
-(:func:`clineval.workflow.run.settle.jobs`), whose paths take a third of a large plan's making.
+atomically; one that cannot be read is made again. It also holds the plan's jobs
+(:func:`clineval.workflow.plan.jobs.plan_jobs`: their manifests, files and records), whose paths
+take a third of a large plan's making.
 """
 
 from __future__ import annotations
@@ -48,13 +49,14 @@ from clineval.config.presets import scoring_judges
 from clineval.io import write_text
 from clineval.workflow.plan import code_changes
 from clineval.workflow.plan.build import build_plan
+from clineval.workflow.plan.jobs import plan_jobs as make_jobs
+from clineval.workflow.plan.jobs.job import Job
 from clineval.workflow.plan.layout import Cell, Plan, file_hash_memo
 from clineval.workflow.run import checkout
-from clineval.workflow.run.settle import Job, jobs
 
 log = logging.getLogger("clineval")
 #: Version of the entry layout: bump when it changes.
-FORMAT = 2
+FORMAT = 3
 #: Entries kept: one per set of overrides in use (the least recently used go first).
 KEEP = 8
 OC_ENV = re.compile(r"oc\.env:([A-Za-z_][A-Za-z0-9_]*)")
@@ -71,7 +73,7 @@ Stat = list[int] | None
 
 
 class LoadedPlan(NamedTuple):
-    """The plan, its settle jobs, and whether both came from the cache."""
+    """The plan, its jobs, and whether both came from the cache."""
 
     plan: Plan
     jobs: list[Job]
@@ -195,12 +197,7 @@ def _plan_from(data: dict[str, Any], conf_dir: Path, results: Path) -> Plan:
                 {name: cells(items) for name, items in data["tables"].items()},
                 identities=data["identities"], skipped=data["skipped"],
                 file_hashes=file_hash_memo(results),
-                figures=data["figures"])
-
-
-def _job_data(job: Job) -> list[Any]:
-    return [job.name, [str(p) for p in job.inputs], [str(p) for p in job.outputs],
-            [[str(record), sha] for record, sha in job.records]]
+                figures=data["figures"], cache=results / "cache")
 
 
 def _read(entry: Path, key: str) -> dict[str, Any] | None:
@@ -227,7 +224,7 @@ def _read(entry: Path, key: str) -> dict[str, Any] | None:
 def _store(entry: Path, key: str, watch: dict[str, Stat], plan: Plan, plan_jobs: list[Job]
            ) -> None:
     data = {"format": FORMAT, "key": key, "watch": watch, "plan": _plan_data(plan),
-            "jobs": [_job_data(job) for job in plan_jobs]}
+            "jobs": [job.data() for job in plan_jobs]}
     write_text(entry, json.dumps(data, separators=(",", ":"), ensure_ascii=False) + "\n")
     others = sorted(entry.parent.glob("*.json"), key=lambda p: _stat(p) or [0, 0], reverse=True)
     for old in others[KEEP:]:
@@ -249,8 +246,7 @@ def load_plan(
     if data is not None:
         try:
             plan = _plan_from(data["plan"], conf_dir, results)
-            plan_jobs = [Job(name, ins, outs, [(r, sha) for r, sha in records])
-                         for name, ins, outs, records in data["jobs"]]
+            plan_jobs = [Job.from_data(item) for item in data["jobs"]]
         except (KeyError, TypeError, ValueError) as err:
             log.info("plan cache: %s does not hold a plan (%s); planning again", entry, err)
         else:
@@ -260,7 +256,7 @@ def load_plan(
                 log.warning("%s", message)
             return LoadedPlan(plan, plan_jobs, True)
     plan = build_plan(conf_dir, parsed, results=results, data_root=data_root)
-    plan_jobs = list(jobs(plan))
+    plan_jobs = make_jobs(plan)
     watch = watched_files(plan)
     if watch is not None:
         try:

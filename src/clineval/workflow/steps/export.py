@@ -31,15 +31,12 @@ from clineval.io import (
 )
 from clineval.provenance.record import make_record, write_record
 from clineval.tables.statistics import bootstrap_of
-from clineval.workflow.plan import manifests
 from clineval.workflow.plan.identities import export_settings
+from clineval.workflow.plan.jobs.export_eee import CELL_FILES, cell_files
 from clineval.workflow.plan.layout import Plan
 from clineval.workflow.steps.statistics import cell_intervals, cell_replicates
 
 log = logging.getLogger("clineval")
-#: A cell's files an export reads (the fields of its manifest entry).
-CELL_FILES = ("summary", "rows", "requests", "generations", "meta")
-
 
 def intervals(task: Record, entry: Record, summary: Record, rows: list[Record]) -> Record:
     """The cell's ``stats.json`` entry as its table computes it: n, and each headline
@@ -109,13 +106,6 @@ def export_eee(identity: Path, cells: Sequence[Mapping[str, Path]],
                                          sha, inputs, dict(outputs), ident["credentialed"],
                                          counts={"instances": len(records)}))
     log.info("%s: %d instance records", outputs["json"], len(records))
-
-
-def cell_files(plan: Plan, model: str, task: str) -> list[dict[str, Path]]:
-    """The files of each of the model's cells of the task that its export reads (those of its
-    job's manifest)."""
-    return [{role: Path(cell[role]) for role in CELL_FILES}
-            for cell in manifests.export_eee(plan, model, task)["cells"]]
 
 
 def unscored(plan: Plan, model: str, task: str) -> list[str]:
