@@ -9,6 +9,7 @@ outputs named in that manifest."""
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from typing import Any
 
