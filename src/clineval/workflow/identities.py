@@ -52,7 +52,7 @@ REPORT_ONLY = ("caption",)
 #: Version of the figure drawing code (clineval.figures): bump when it draws differently.
 FIGURES_VERSION = "1"
 #: Bump when src/clineval/report/page.py lays the page out anew: the report is rendered again.
-REPORT_PAGE_VERSION = "4"  # 4: the key, rendered notes, captions, scroll boxes
+REPORT_PAGE_VERSION = "5"  # 5: links to levels, aspects and statistics
 
 
 def _request_settings(task: dict[str, Any]) -> dict[str, Any]:
