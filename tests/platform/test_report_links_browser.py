@@ -224,7 +224,7 @@ def _several(driver, report: Path, table: str, at: tuple[int, int], sources: lis
                                        f"{computed}, not {source['value']}")
         elif "value" in source and source.get("right") is not None and source.get("n"):
             value, decimals = number(source["value"]) or (0.0, 0)
-            if not agrees(value, decimals, landed["right"] / landed["n"]):
+            if not agrees_scaled(value, decimals, landed["right"] / landed["n"]):
                 walked.failures.append(f"{where}: {source.get('label')}: right "
                                        f"{landed['right']} of {landed['n']} does not give "
                                        f"{source['value']}")
