@@ -2,10 +2,10 @@
 
 Both sides run the MedCalc-Bench demo requests (zero-shot and one-shot, every calculator) through
 the same model: *bare* calls ``TransformersBackend.generate`` batch by batch and nothing else;
-*harness* runs :func:`clineval.workflow.generation.generate_cells` (cache, artifacts, metadata)
-over the same cells with a fresh cache. Rounds alternate the two sides, so drift in machine load
-hits both. Reported: completion tokens per second of each, the ratio harness / bare, and the
-engine loads of the harness run (one per job, whatever the number of cells).
+*harness* runs :func:`clineval.workflow.steps.generation.generate_cells` (cache, artifacts,
+metadata) over the same cells with a fresh cache. Rounds alternate the two sides, so drift in
+machine load hits both. Reported: completion tokens per second of each, the ratio harness /
+bare, and the engine loads of the harness run (one per job, whatever the number of cells).
 
     python bench/generation_throughput.py                       # tiny random model on CPU
     python bench/generation_throughput.py --device cuda --rounds 5 --out bench.json
@@ -43,7 +43,7 @@ from clineval.inference import gguf_model, tiny_model
 from clineval.inference.transformers_backend import TransformersBackend
 from clineval.io import write_json, write_jsonl
 from clineval.provenance.hashing import sha256_obj
-from clineval.workflow.generation import CellJob, generate_cells
+from clineval.workflow.steps.generation import CellJob, generate_cells
 
 ROOT = Path(__file__).resolve().parents[1]
 

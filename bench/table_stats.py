@@ -48,7 +48,7 @@ def _time_tables(results: Path, tables: list[str], repeat: int) -> dict[str, Any
     """Worker: the best of ``repeat`` wall times of ``table_texts`` per table, and the texts'
     sha256 (run with the revision's ``src/`` first on ``sys.path``)."""
     from clineval.io import read_identity, read_json, read_jsonl
-    from clineval.workflow.steps import rows_path, table_texts
+    from clineval.workflow.steps.entry import rows_path, table_texts
 
     out: dict[str, Any] = {}
     for table in tables:

@@ -1,66 +1,38 @@
-# Config loading, validation and the plan (cells, identity files, job manifests); input functions.
-import re
+# The plan, loaded, checked and written out by one call at parse time; the rules' input functions.
 import sys
 from pathlib import Path
 
-from clineval.benchmarks import add_include
-from clineval.workflow.checks import check_plan
-from clineval.workflow.code_changes import warn as warn_code_changes
 from clineval.errors import ConfigError
-from clineval.workflow.settle import settle
 from clineval.report.page import section_title
 from clineval.report.text import rst_escape
-from clineval.workflow.agreement import report_grades
-from clineval.workflow.locks import at_start as release_stale_lock
-from clineval.workflow.missing import forget_unfinished
-from clineval.workflow.missing import targets as missing_files
-from clineval.workflow.check_data import check_data
-from clineval.workflow import checkout
-from clineval.workflow import progress as console_progress
-from clineval.workflow.job_errors import short_messages
-from clineval.workflow.manifests import EXPORT_FILES, FIGURE_FILES, TABLE_FILES, write_manifests
-from clineval.workflow.layout import Cell
-from clineval.workflow.plan_cache import load_plan
-from clineval.workflow.slurm import check as slurm_preflight
-from clineval.workflow.resources import conda_env, model_resources, scoring_resources
+from clineval.workflow.plan.grades import report_grades
+from clineval.workflow.plan.layout import Cell
+from clineval.workflow.plan.manifests import EXPORT_FILES, FIGURE_FILES, TABLE_FILES
+from clineval.workflow.run import progress as console_progress
+from clineval.workflow.run.job_errors import short_messages
+from clineval.workflow.run.slurm import check as slurm_preflight
+from clineval.workflow.run.start import SourcesRefused, start
 
 
 try:
-    # benchmark packages from outside the project (--config include=DIR, os.pathsep-separated, or
-    # $CLINEVAL_INCLUDE): the plan and every job process (which inherit the variable) find them
-    add_include(config.get("include"))
-    # reused from results/identity/plans/ while conf/, the overrides and the files it read are
-    # unchanged (clineval.workflow.plan_cache)
-    PLAN, SETTLE_JOBS, _ = load_plan(
-        Path(workflow.basedir) / "conf",
-        config.get("overrides"),
-        results=Path(config.get("results", "results")),
-        data_root=Path(config.get("data", "data")),
-    )
-    check_plan(PLAN)  # nothing to build stops here; tables their data cannot fill warn
+    # the plan (reused while conf/, the overrides and its files are unchanged), its checks, its
+    # identity files and manifests, settled and missing files (clineval.workflow.run.start)
+    START = start(workflow, config)
 except ConfigError as err:
     sys.exit(f"clineval: configuration error: {err}")
-# results whose code changed while their versions did not: one warning naming them and the
-# modules (grid.code_changes=rerun re-runs them instead; clineval.workflow.code_changes)
-if workflow.is_main_process:
-    warn_code_changes(PLAN)
-# the sources of official tasks whose derived data is not current, read by their loaders: a bad
-# file stops here with one line per problem (clineval check-data prints the same);
-# --config check_data=false leaves it to the data jobs (MIMIC-scale sources read twice otherwise)
-if workflow.is_main_process and str(config.get("check_data", True)).lower() not in (
-        "false", "0", "no"):
-    _DATA_CHECK = check_data(PLAN, workflow=True)
-    if not _DATA_CHECK.ok:
-        sys.exit(_DATA_CHECK.message())
-PLAN.write_identities()
-# jobs refuse an environment that imports another checkout's clineval (workflow/checkout.py)
-if workflow.is_main_process:
-    checkout.export()
-# the generation cache, keyed by full generation identity, serves every grid: a grid whose
-# official files changed (a new folder) takes its unchanged cells' answers from it
-CACHE = f"{config.get('results', 'results')}/cache"
-# each job's manifest, the one argument of its step; rewritten only when it changes
-write_manifests(PLAN, Path(CACHE))
+except SourcesRefused as err:  # one line per problem (clineval check-data prints the same)
+    sys.exit(str(err))
+PLAN = START.plan
+MISSING = START.missing
+PLAN_RESOURCES = START.model_resources
+PLAN_THREADS = START.model_threads
+SCORING_RESOURCES = START.scoring_resources
+PLAN_CONDA_ENVS = START.conda_envs
+DEMO_TASKS = START.demo_tasks
+OFFICIAL_TASKS_PATTERN = START.official_tasks
+RESULTS = START.results
+DATA = START.data
+LOGS = f"{RESULTS}/logs"
 
 
 onsuccess:
@@ -72,47 +44,6 @@ onerror:
     # the console ends with each failed step's one-line message (file, row, field, expected)
     for _line in short_messages(log):
         print(_line, file=sys.stderr)
-
-
-settle(PLAN, SETTLE_JOBS)  # pulled artifacts that verify by hash get time stamps in build order
-# finished files that went missing are rebuilt (all_tables asks for them); a killed run's lock
-# whose owner is dead is removed (docs/workflow.md, Interruptions, failures and missing files)
-if workflow.is_main_process:
-    forget_unfinished(SETTLE_JOBS)  # failed before its step ran: counted as done by Snakemake
-MISSING = missing_files(workflow, SETTLE_JOBS)
-release_stale_lock(workflow)
-try:
-    _MODEL_RESOURCES = model_resources(PLAN.cfg["models"])
-    PLAN_RESOURCES = {
-        name: {k: v for k, v in res.snakemake().items() if v is not None}
-        for name, res in _MODEL_RESOURCES.items()
-    }
-    PLAN_THREADS = {name: res.threads() for name, res in _MODEL_RESOURCES.items()}
-except ConfigError as err:
-    sys.exit(f"clineval: configuration error: {err}")
-try:
-    SCORING_RESOURCES = {
-        bench: scoring_resources({t: PLAN.cfg["tasks"][t] for t in PLAN.benchmark_tasks(bench)})
-        .snakemake()
-        for bench in PLAN.benchmarks
-    }
-except ConfigError as err:
-    sys.exit(f"clineval: configuration error: {err}")
-PLAN_CONDA_ENVS = {
-    name: f"../envs/{conda_env(spec)}" for name, spec in PLAN.cfg["models"].items()
-}
-DEMO_TASKS = [t for t in sorted({c.task for c in PLAN.cells})
-              if PLAN.cfg["tasks"][t]["data"]["source"] == "demo"]
-# derive_data serves the tasks with official sources only (a demo task has its own rule)
-OFFICIAL_TASKS_PATTERN = "|".join(
-    re.escape(t) for t in sorted({c.task for c in PLAN.cells}) if t not in DEMO_TASKS
-) or "(?!)"
-RESULTS = str(PLAN.results)
-DATA = str(PLAN.data_root)
-if PLAN.results != Path(config.get("results", "results")):  # a grid's own folders (roots.py)
-    print(f"clineval: grid {PLAN.cfg['grid']['name']}: results in {RESULTS}/, data in {DATA}/",
-          file=sys.stderr)
-LOGS = f"{RESULTS}/logs"
 
 
 wildcard_constraints:
@@ -331,6 +262,6 @@ onstart:
     # submitted (one message per missing piece); any other executor checks and waits for nothing
     slurm_preflight(workflow)
     # long jobs' progress lines (their steps write them beside their logs) on this console,
-    # whatever node runs them (clineval.workflow.progress)
+    # whatever node runs them (clineval.workflow.run.progress)
     if workflow.is_main_process:
         console_progress.start(Path(RESULTS))

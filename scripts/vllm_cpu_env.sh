@@ -7,7 +7,7 @@
 #
 # One environment per checkout: clineval goes in editable, so an environment runs the code of
 # the checkout that built it, and a generation job refuses one whose clineval is another
-# checkout's (clineval.workflow.checkout). Its folder is keyed by the checkout's path.
+# checkout's (clineval.workflow.run.checkout). Its folder is keyed by the checkout's path.
 #
 # CLINEVAL_VLLM_CPU_VENV  where (default ~/.cache/clineval/venvs/vllm-cpu-<12 hex digits of the
 #                         sha256 of the checkout's path>, outside the repo)
@@ -90,7 +90,7 @@ import vllm
 
 import clineval.cli  # noqa: F401
 import clineval.inference.vllm_backend  # noqa: F401
-import clineval.workflow.generation  # noqa: F401
+import clineval.workflow.steps.generation  # noqa: F401
 
 assert "+cpu" in torch.__version__, torch.__version__
 for name in ("torchvision", "torchaudio", "torchcodec"):

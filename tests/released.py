@@ -16,8 +16,8 @@ import pytest
 
 from clineval.benchmarks import get_benchmark
 from clineval.inference.factory import make_backend
-from clineval.workflow.plan import build_plan
-from clineval.workflow.steps import scored_cell, table_texts, with_prompts
+from clineval.workflow.plan.build import build_plan
+from clineval.workflow.steps.entry import scored_cell, table_texts, with_prompts
 
 CONF = Path(__file__).resolve().parents[1] / "conf"
 #: The model's key in the grids below.

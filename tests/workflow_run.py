@@ -157,7 +157,7 @@ def planned_jobs(workdir: Path, overrides: str = "", target: str = "all_tables",
 
 def grid_folder(workdir: Path, grid: str) -> Path:
     """The one results folder of ``grid`` below ``workdir/results/grids/`` (``<grid>`` or
-    ``<grid>@<tag>``: clineval.workflow.roots)."""
+    ``<grid>@<tag>``: clineval.workflow.plan.roots)."""
     found = [p for p in (workdir / "results/grids").glob(f"{grid}*")
              if p.name == grid or p.name.startswith(f"{grid}@")]
     assert len(found) == 1, f"{grid}: expected one folder, found {found}"

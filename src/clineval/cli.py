@@ -43,8 +43,9 @@ def _step_parsers(sub: argparse._SubParsersAction) -> None:
 
 def _run_step(args: argparse.Namespace) -> None:
     from clineval import progress
-    from clineval.workflow import checkout, steps
-    from clineval.workflow.manifests import read_manifest
+    from clineval.workflow.plan.manifests import read_manifest
+    from clineval.workflow.run import checkout
+    from clineval.workflow.steps import entry as steps
 
     checkout.check()  # the workflow's own code, not another checkout's environment
     progress.for_job(args.manifest, args.step)  # its lines reach the Snakemake console
@@ -56,18 +57,18 @@ def _run_step(args: argparse.Namespace) -> None:
         case "build-model":
             steps.build_model(job["identity"], job["out"], job["record"])
         case "requests":
-            from clineval.workflow.requests import RequestsJob, requests
+            from clineval.workflow.steps.requests import RequestsJob, requests
 
             requests([RequestsJob(**cell) for cell in job["cells"]], job["model_dir"])
         case "generate":
             from clineval.io import write_json
-            from clineval.workflow.generation import CellJob, Shard, generate_cells
+            from clineval.workflow.steps.generation import CellJob, Shard, generate_cells
 
             summary = generate_cells([CellJob(**cell) for cell in job["cells"]],
                                      job["model_dir"], Shard.parse(job["shard"]))
             write_json(job["summary"], summary)
         case "merge-shards":
-            from clineval.workflow.generation import merge_shards
+            from clineval.workflow.steps.generation import merge_shards
 
             merge_shards(job["requests"], [(s["generations"], s["meta"]) for s in job["shards"]],
                          job["out"], job["meta"])
@@ -91,7 +92,7 @@ def _run_step(args: argparse.Namespace) -> None:
 
             run_job(job)
         case "export-eee":
-            from clineval.workflow.export import export_eee
+            from clineval.workflow.steps.export import export_eee
 
             export_eee(job["identity"], job["cells"], job["outputs"], job["record"])
 
@@ -106,7 +107,7 @@ def _split_overrides(args: Sequence[str]) -> tuple[list[str], list[str]]:
 
 def _dvc(args: argparse.Namespace) -> int:
     if args.dvc == "remote":
-        from clineval.workflow.dvc_remote import diagnose, remotes
+        from clineval.workflow.commands.dvc_remote import diagnose, remotes
 
         try:
             status, message = diagnose(remotes(args.conf.parent))
@@ -115,8 +116,8 @@ def _dvc(args: argparse.Namespace) -> int:
         print(f"clineval: {message}", file=sys.stderr if status else sys.stdout)
         return status
     from clineval.io import write_if_changed
-    from clineval.workflow import dvc
-    from clineval.workflow.plan import build_plan
+    from clineval.workflow.commands import dvc
+    from clineval.workflow.plan.build import build_plan
 
     plan = build_plan(args.conf, args.overrides)
     root = args.conf.parent  # dvc.yaml's paths (conf, src/clineval, results) are the project's
@@ -130,13 +131,8 @@ def _dvc(args: argparse.Namespace) -> int:
     return 0
 
 
-def build_parser(argv_command: str | None = None) -> argparse.ArgumentParser:
-    """The parser; the options of ``score`` and of a benchmark's tools (``clineval <benchmark>
-    <tool>``) come from the benchmark packages, imported only when ``argv_command`` names that
-    command."""
-    parser = argparse.ArgumentParser(prog="clineval", description=__doc__)
-    add_include_argument(parser)
-    sub = parser.add_subparsers(dest="command", required=True)
+def _add_run_commands(sub: argparse._SubParsersAction) -> None:
+    """``plan``, ``check-data``, ``answers`` and ``publish``: a grid and its run."""
     plan = sub.add_parser("plan", help="compose the config and list the grid's cells")
     plan.add_argument("overrides", nargs="*", help="Hydra overrides, e.g. grid=medcalc_paper")
     add_conf_argument(plan)
@@ -164,6 +160,10 @@ def build_parser(argv_command: str | None = None) -> argparse.ArgumentParser:
     publish.add_argument("--model", action="append", help="only this model (repeatable)")
     publish.add_argument("--results", type=Path, default=Path("results"))
     publish.add_argument("--data", type=Path, default=Path("data"))
+
+
+def _add_export(sub: argparse._SubParsersAction) -> None:
+    """``export eee``: results in the Every Eval Ever schema."""
     export = sub.add_parser("export", help="results in other projects' formats")
     eee = export.add_subparsers(dest="format", required=True).add_parser(
         "eee", help="each model x task's results and instance records in the Every Eval Ever "
@@ -190,6 +190,11 @@ def build_parser(argv_command: str | None = None) -> argparse.ArgumentParser:
     eee.add_argument("--schemas", type=Path, default=None,
                      help="folder of eval.schema.json and instance_level_eval.schema.json "
                           "(implies --validate)")
+
+
+def _add_benchmark_commands(sub: argparse._SubParsersAction, argv_command: str | None) -> None:
+    """``score <benchmark>`` and each benchmark's tools; a package is imported only when
+    ``argv_command`` names its command."""
     score = sub.add_parser("score", help="score outputs produced anywhere (per benchmark)")
     scores = score.add_subparsers(dest="benchmark", required=True)
     for name in names():
@@ -203,6 +208,10 @@ def build_parser(argv_command: str | None = None) -> argparse.ArgumentParser:
             for tool, command in get_commands(name).items():
                 command.add_arguments(tool_parser := parsers.add_parser(tool, help=command.help))
                 add_include_argument(tool_parser)
+
+
+def _add_dvc(sub: argparse._SubParsersAction) -> None:
+    """``dvc write|params|remote``: DVC's view of the grid."""
     dvc = sub.add_parser("dvc", help="DVC's view of the grid: dvc.yaml and params.yaml")
     dvcs = dvc.add_subparsers(dest="dvc", required=True)
     for name, text in (("write", "write dvc.yaml and params.yaml for the grid"),
@@ -218,6 +227,10 @@ def build_parser(argv_command: str | None = None) -> argparse.ArgumentParser:
     remote = dvcs.add_parser("remote", help="where `dvc pull` fetches from, and what to do "
                                             "when it holds nothing")
     add_conf_argument(remote)
+
+
+def _add_new_benchmark(sub: argparse._SubParsersAction) -> None:
+    """``new-benchmark``: a benchmark package written from the skeleton."""
     new = sub.add_parser(
         "new-benchmark", help="write a working benchmark package to start from, outside the "
                               "repository (docs/extending.md, Start from a skeleton)",
@@ -232,6 +245,10 @@ def build_parser(argv_command: str | None = None) -> argparse.ArgumentParser:
     new.add_argument("--dir", default=".",
                      help="where to write the new folder NAME/ (default: here)")
     add_conf_argument(new)
+
+
+def _add_audit(sub: argparse._SubParsersAction) -> None:
+    """``audit``: tables and figures checked back to their data by hashes."""
     audit = sub.add_parser(
         "audit", help="check tables against scores, generations, requests and data by hashes "
                       "(and figures against their tables)")
@@ -251,6 +268,10 @@ def build_parser(argv_command: str | None = None) -> argparse.ArgumentParser:
     audit.add_argument("--rehash", action="store_true",
                        help="read every source file again (default: trust a source's recorded "
                             "hash while its size and modification time are unchanged)")
+
+
+def _add_agreement(sub: argparse._SubParsersAction) -> None:
+    """``agreement``: the scorer against graders' files."""
     agreement = sub.add_parser(
         "agreement", help="the scorer's agreement with graders' files saved from the explorer, "
                           "per benchmark and cell; disagreements and stale grades "
@@ -263,8 +284,114 @@ def build_parser(argv_command: str | None = None) -> argparse.ArgumentParser:
                            help="the run's results folder (default ./results)")
     agreement.add_argument("--data", type=Path, default=Path("data"),
                            help="the run's data folder (default ./data)")
+
+
+def build_parser(argv_command: str | None = None) -> argparse.ArgumentParser:
+    """The parser; the options of ``score`` and of a benchmark's tools (``clineval <benchmark>
+    <tool>``) come from the benchmark packages, imported only when ``argv_command`` names that
+    command."""
+    parser = argparse.ArgumentParser(prog="clineval", description=__doc__)
+    add_include_argument(parser)
+    sub = parser.add_subparsers(dest="command", required=True)
+    _add_run_commands(sub)
+    _add_export(sub)
+    _add_benchmark_commands(sub, argv_command)
+    _add_dvc(sub)
+    _add_new_benchmark(sub)
+    _add_audit(sub)
+    _add_agreement(sub)
     _step_parsers(sub)
     return parser
+
+
+def _plan(args: argparse.Namespace) -> int:
+    from clineval.workflow.plan import code_changes
+    from clineval.workflow.plan.build import build_plan
+    from clineval.workflow.plan.checks import check_plan
+
+    plan = build_plan(args.conf, args.overrides)
+    check_plan(plan)
+    code_changes.warn(plan)
+    for cell in plan.cells:
+        print(cell.path)
+    print(f"{len(plan.cells)} cells, tables: {', '.join(plan.tables) or '(none)'}",
+          file=sys.stderr)
+    return 0
+
+
+def _check_data(args: argparse.Namespace) -> int:
+    from clineval.workflow.plan.check_data import run
+
+    return run(args.conf, args.overrides)
+
+
+def _new_benchmark(args: argparse.Namespace) -> int:
+    from clineval.skeleton import write_skeleton
+
+    folder = write_skeleton(args.name, args.dir, args.conf)
+    print(f"wrote {folder}; what to change first: {folder / 'README.md'}")
+    return 0
+
+
+def _answers(args: argparse.Namespace) -> int:
+    from clineval.workflow.commands import answers
+
+    return answers.run(args.conf, args.overrides, args.model, args.results, args.data)
+
+
+def _publish(args: argparse.Namespace) -> int:
+    from clineval.workflow.commands import publish
+
+    return publish.run(args.conf, args.overrides, args.out, args.model, args.results, args.data)
+
+
+def _export(args: argparse.Namespace) -> int:
+    from clineval.workflow.steps.export import run as export
+
+    flag = ["export.eee.credentialed_text=true"] if args.credentialed_text else []
+    return export(args.conf, [*args.overrides, *flag], args.out, args.model,
+                  args.results, args.data, args.validate, args.schemas)
+
+
+def _audit(args: argparse.Namespace) -> int:
+    from clineval.workflow.commands.audit import audit, report
+
+    if args.directory is not None:
+        if not args.directory.is_dir():
+            raise ConfigError(f"--directory {args.directory}: no such directory")
+        os.chdir(args.directory)  # --conf was resolved before
+    overrides, names = _split_overrides(args.names)
+    result = audit(args.conf, overrides, args.results, args.data, names, args.rehash,
+                   args.report)
+    return report(result, args.json)
+
+
+def _agreement(args: argparse.Namespace) -> int:
+    from clineval.workflow.commands.agreement import run as agreement
+
+    overrides, files = _split_overrides(args.names)
+    if not files:
+        raise ConfigError("clineval agreement: name at least one grades file")
+    return agreement(args.conf, overrides, [Path(f) for f in files], args.results, args.data)
+
+
+def _step(args: argparse.Namespace) -> int:
+    _run_step(args)
+    return 0
+
+
+#: What each command runs (``score`` and the benchmarks' tools are dispatched by benchmark).
+COMMANDS = {"plan": _plan, "check-data": _check_data, "dvc": _dvc, "new-benchmark": _new_benchmark,
+            "answers": _answers, "publish": _publish, "export": _export, "audit": _audit,
+            "agreement": _agreement, "step": _step}
+
+
+def _dispatch(args: argparse.Namespace) -> int:
+    if args.command == "score":
+        return get_benchmark(args.benchmark).score_external(args)
+    if args.command in tools():
+        return get_commands(args.command)[args.tool].run(args)
+    return COMMANDS[args.command](args)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -282,72 +409,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         if "conf" in args:  # every command that composes the config finds it from anywhere
             args.conf = find_conf(args.conf)
-        match args.command:
-            case "plan":
-                from clineval.workflow import code_changes
-                from clineval.workflow.checks import check_plan
-                from clineval.workflow.plan import build_plan
-
-                plan = build_plan(args.conf, args.overrides)
-                check_plan(plan)
-                code_changes.warn(plan)
-                for cell in plan.cells:
-                    print(cell.path)
-                print(
-                    f"{len(plan.cells)} cells, tables: {', '.join(plan.tables) or '(none)'}",
-                    file=sys.stderr,
-                )
-            case "check-data":
-                from clineval.workflow.check_data import run
-
-                return run(args.conf, args.overrides)
-            case "score":
-                return get_benchmark(args.benchmark).score_external(args)
-            case name if name in tools():
-                return get_commands(name)[args.tool].run(args)
-            case "dvc":
-                return _dvc(args)
-            case "new-benchmark":
-                from clineval.skeleton import write_skeleton
-
-                folder = write_skeleton(args.name, args.dir, args.conf)
-                print(f"wrote {folder}; what to change first: {folder / 'README.md'}")
-            case "answers":
-                from clineval.workflow import answers
-
-                return answers.run(args.conf, args.overrides, args.model, args.results, args.data)
-            case "publish":
-                from clineval.workflow import publish
-
-                return publish.run(args.conf, args.overrides, args.out, args.model,
-                                   args.results, args.data)
-            case "export":
-                from clineval.workflow.export import run as export
-
-                flag = ["export.eee.credentialed_text=true"] if args.credentialed_text else []
-                return export(args.conf, [*args.overrides, *flag], args.out, args.model,
-                              args.results, args.data, args.validate, args.schemas)
-            case "audit":
-                from clineval.workflow.audit import audit, report
-
-                if args.directory is not None:
-                    if not args.directory.is_dir():
-                        raise ConfigError(f"--directory {args.directory}: no such directory")
-                    os.chdir(args.directory)  # --conf was resolved before
-                overrides, names = _split_overrides(args.names)
-                result = audit(args.conf, overrides, args.results, args.data, names,
-                               args.rehash, args.report)
-                return report(result, args.json)
-            case "agreement":
-                from clineval.workflow.agreement import run as agreement
-
-                overrides, files = _split_overrides(args.names)
-                if not files:
-                    raise ConfigError("clineval agreement: name at least one grades file")
-                return agreement(args.conf, overrides, [Path(f) for f in files], args.results,
-                                 args.data)
-            case "step":
-                _run_step(args)
+        return _dispatch(args)
     except (ConfigError, DataError) as err:
         print(f"clineval: error: {err}", file=sys.stderr)
         return 2
@@ -355,11 +417,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.command != "step":
             raise
         # a workflow step's log gets the traceback, then the one line that the workflow's
-        # onerror handler shows last on the console (clineval.workflow.job_errors)
+        # onerror handler shows last on the console (clineval.workflow.run.job_errors)
         traceback.print_exc()
         print(f"clineval: error: {type(err).__name__}: {err}", file=sys.stderr)
         return 1
-    return 0
 
 
 if __name__ == "__main__":

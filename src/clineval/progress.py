@@ -9,7 +9,7 @@ one when it ends. Short work writes nothing, so no log fills with progress.
 The lines go to stderr: the job's log under Snakemake (every rule sends its step's output
 there), the terminal for ``clineval score``. A workflow step also names its job and a progress
 file (:func:`for_job`): each line replaces the file's content, and the Snakemake process that
-started the run prints it on its own console (:mod:`clineval.workflow.progress`), locally and
+started the run prints it on its own console (:mod:`clineval.workflow.run.progress`), locally and
 under ``--profile slurm`` alike, where the job runs on another node.
 """
 

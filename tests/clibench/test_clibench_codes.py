@@ -205,7 +205,7 @@ def test_scores_from_cached_titles_equal_fresh_scores(tmp_path, monkeypatch):
 
 
 def test_the_mode_is_part_of_clibench_scoring_identities_only(tmp_path):
-    from clineval.workflow.plan import build_plan
+    from clineval.workflow.plan.build import build_plan
 
     plan = build_plan(Path(__file__).resolve().parents[2] / "conf", [],
                       results=tmp_path / "results", data_root=tmp_path / "data")

@@ -14,8 +14,8 @@ from clineval.io import DataError, write_json
 from clineval.metrics import embedding
 from clineval.metrics.code_mapping import Candidates
 from clineval.provenance.record import FileHashes, prov_path
-from clineval.workflow.plan import build_plan
-from clineval.workflow.steps import checked_inputs
+from clineval.workflow.plan.build import build_plan
+from clineval.workflow.steps.entry import checked_inputs
 
 REPO = Path(__file__).resolve().parents[2]
 CLIBENCH = ("clibench_diagnoses", "clibench_labs", "clibench_prescriptions",
@@ -124,7 +124,7 @@ def test_scoring_refuses_embeddings_built_for_another_identity(tmp_path):
 def test_the_step_writes_the_vectors_and_a_record_scoring_accepts(tmp_path, monkeypatch):
     from clineval.io import read_identity
     from clineval.provenance.record import read_record
-    from clineval.workflow import steps
+    from clineval.workflow.steps import entry as steps
 
     monkeypatch.setenv("CLINEVAL_EMBEDDING_CACHE", str(tmp_path / "cache"))
     p = plan(tmp_path, "grid.select.tasks=[clibench_diagnoses]")

@@ -18,9 +18,9 @@ from clineval.benchmarks.clue import synthetic
 from clineval.benchmarks.clue.benchmark import SOURCES
 from clineval.config.compose import ConfigError
 from clineval.io import read_jsonl
-from clineval.workflow.layout import Cell
-from clineval.workflow.plan import build_plan
-from clineval.workflow.requests import fit_requests
+from clineval.workflow.plan.build import build_plan
+from clineval.workflow.plan.layout import Cell
+from clineval.workflow.steps.requests import fit_requests
 
 REPO = Path(__file__).resolve().parents[2]
 CONF = REPO / "conf"

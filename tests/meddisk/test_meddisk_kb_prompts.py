@@ -143,7 +143,7 @@ def test_registry_order_survives_sorted_keys():
 def test_meddisk_demo_grid_plans_and_official_kb_is_required(tmp_path):
     from meddisk_records import CONF
 
-    from clineval.workflow.plan import build_plan
+    from clineval.workflow.plan.build import build_plan
 
     def plan(*overrides):
         return build_plan(CONF, ["grid=meddisk_demo", *overrides],

@@ -13,7 +13,7 @@ from clineval.benchmarks.medeval import classifiers, scoring
 from clineval.benchmarks.medeval.benchmark import BENCHMARK
 from clineval.errors import ConfigError
 from clineval.inference import tiny_model
-from clineval.workflow.plan import build_plan
+from clineval.workflow.plan.build import build_plan
 
 CONF = Path(__file__).resolve().parents[2] / "conf"
 JUDGE = "tasks.medeval_rewriting.scoring.classifiers"

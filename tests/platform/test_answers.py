@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from clineval.benchmarks import get_benchmark
-from clineval.workflow.answers import CellAnswers, finish_share, markdown
+from clineval.workflow.commands.answers import CellAnswers, finish_share, markdown
 
 FIXTURES = Path(__file__).parents[1] / "fixtures" / "real_outputs"
 

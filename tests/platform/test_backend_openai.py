@@ -21,8 +21,8 @@ from clineval.inference.base import Generation
 from clineval.inference.openai_backend import ApiError, OpenAIBackend, ignored_settings
 from clineval.io import read_json, read_jsonl, write_json, write_jsonl
 from clineval.provenance.hashing import sha256_obj
-from clineval.workflow.generation import CellJob, generate_cells
-from clineval.workflow.plan import build_plan
+from clineval.workflow.plan.build import build_plan
+from clineval.workflow.steps.generation import CellJob, generate_cells
 
 KEY = "sk-test-7f3a9c1e5b2d4f6a8c0e"
 

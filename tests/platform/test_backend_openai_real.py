@@ -35,9 +35,9 @@ from clineval.inference.tokens import ChatTokenCounter
 from clineval.inference.transformers_backend import TransformersBackend
 from clineval.io import read_json, read_jsonl, write_json, write_jsonl
 from clineval.provenance.hashing import sha256_obj
-from clineval.workflow.generation import CellJob, generate_cells
-from clineval.workflow.plan import build_plan
-from clineval.workflow.requests import fit_requests
+from clineval.workflow.plan.build import build_plan
+from clineval.workflow.steps.generation import CellJob, generate_cells
+from clineval.workflow.steps.requests import fit_requests
 
 pytestmark = pytest.mark.slow
 

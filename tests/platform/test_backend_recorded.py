@@ -24,9 +24,9 @@ from clineval.inference.registry import Inputs
 from clineval.io import read_jsonl, write_json, write_jsonl
 from clineval.provenance.hashing import sha256_file, sha256_obj
 from clineval.tables.format import recorded_note
-from clineval.workflow import recorded_files
-from clineval.workflow.generation import CellJob, generate_cells
-from clineval.workflow.plan import build_plan
+from clineval.workflow.plan import recorded_files
+from clineval.workflow.plan.build import build_plan
+from clineval.workflow.steps.generation import CellJob, generate_cells
 
 CONF = Path(__file__).resolve().parents[2] / "conf"
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "recorded"

@@ -18,9 +18,9 @@ from clineval.config.prompt_kind import prompt_kind
 from clineval.config.schema.models import model_schema
 from clineval.config.validate import validate_model
 from clineval.inference import factory, registry
-from clineval.workflow.access import refuses
-from clineval.workflow.plan import build_plan
-from clineval.workflow.resources import conda_env, model_resources
+from clineval.workflow.plan.access import refuses
+from clineval.workflow.plan.build import build_plan
+from clineval.workflow.plan.resources import conda_env, model_resources
 
 REPO = Path(__file__).resolve().parents[2]
 

@@ -18,7 +18,7 @@ from workflow_run import snakemake, timeout_s
 
 from clineval.benchmarks.medcalc.synthetic import write_demo_files
 from clineval.cli import main
-from clineval.workflow.job_errors import short_messages
+from clineval.workflow.run.job_errors import short_messages
 
 REPO = Path(__file__).resolve().parents[2]
 # the demo's constant baseline on MedCalc-Bench, zero-shot, Table 2: the smallest official grid

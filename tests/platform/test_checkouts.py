@@ -15,7 +15,7 @@ import pytest
 from workflow_run import REPO, snakemake
 
 from clineval.errors import ConfigError
-from clineval.workflow import checkout
+from clineval.workflow.run import checkout
 
 SCRIPT = REPO / "scripts" / "vllm_cpu_env.sh"
 

@@ -159,7 +159,7 @@ def test_snakemake_stops_at_parse_on_a_grid_with_no_cells(elsewhere):
 
 
 def test_dvc_remote_names_a_missing_store_and_what_to_run(tmp_path):
-    from clineval.workflow.dvc_remote import Remote, diagnose
+    from clineval.workflow.commands.dvc_remote import Remote, diagnose
 
     missing = tmp_path / "clineval-dvc-remote"
     status, message = diagnose([Remote("local", str(missing), True)])

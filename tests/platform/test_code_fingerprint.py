@@ -17,9 +17,10 @@ import clineval
 from clineval.cli import main
 from clineval.errors import ConfigError
 from clineval.provenance.code import Fingerprint, files, fingerprint, module_file, scan
-from clineval.workflow import code_changes
-from clineval.workflow.audit import audit_table, report
-from clineval.workflow.code_changes import (
+from clineval.workflow.commands.audit import audit_table, report
+from clineval.workflow.plan import code_changes
+from clineval.workflow.plan.build import build_plan
+from clineval.workflow.plan.code_changes import (
     Finding,
     benchmark_code,
     code_of,
@@ -30,9 +31,8 @@ from clineval.workflow.code_changes import (
     stale,
     warning,
 )
-from clineval.workflow.layout import Plan
-from clineval.workflow.plan import build_plan
-from clineval.workflow.plan_cache import watched_files
+from clineval.workflow.plan.layout import Plan
+from clineval.workflow.run.plan_cache import watched_files
 
 REPO = Path(__file__).resolve().parents[2]
 CONF = REPO / "conf"

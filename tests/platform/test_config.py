@@ -9,8 +9,8 @@ import pytest
 
 from clineval.benchmarks import get_benchmark
 from clineval.config.compose import ConfigError, parse_overrides
-from clineval.workflow.layout import Cell
-from clineval.workflow.plan import build_plan
+from clineval.workflow.plan.build import build_plan
+from clineval.workflow.plan.layout import Cell
 
 CONF = Path(__file__).resolve().parents[2] / "conf"
 

@@ -120,7 +120,7 @@ def test_a_pasted_note_stays_a_copy_when_the_question_is_restated():
 
 def test_medcalc_marks_a_pasted_note_but_not_a_restated_question():
     from clineval.benchmarks import get_benchmark
-    from clineval.workflow.steps import mark_copies
+    from clineval.workflow.steps.entry import mark_copies
 
     bench = get_benchmark("medcalc")
     example = {"id": "1", "note": NOTE, "question": QUESTION}

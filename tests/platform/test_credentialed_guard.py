@@ -1,4 +1,4 @@
-"""The data-access guard (clineval.workflow.access): a remote model receives a cell's data only
+"""The data-access guard (clineval.workflow.plan.access): a remote model receives a cell's data only
 when the files the cell reads may go to it. It judges the cells the plan builds (after
 grid.select, a table selection, skipped tasks) and the tiers of the files each reads: the demo's
 synthetic files go anywhere; official files have the least tier their benchmark declares
@@ -25,7 +25,7 @@ from workflow_run import grid_folder, snakemake
 from clineval.benchmarks.meddisk.synthetic import write_demo_kb
 from clineval.errors import ConfigError
 from clineval.mimic.synthetic_mimic4 import Layout, write_mimic4
-from clineval.workflow.plan import build_plan
+from clineval.workflow.plan.build import build_plan
 
 REPO = Path(__file__).resolve().parents[2]
 CONF = REPO / "conf"
@@ -269,7 +269,7 @@ def test_an_allowed_exception_is_named_and_recorded_for_its_cells_only(tmp_path,
 
 def test_the_generation_record_keeps_the_exception(tmp_path):
     from clineval.io import read_json, write_jsonl
-    from clineval.workflow.generation import CellJob, _cell_record, merge_shards
+    from clineval.workflow.steps.generation import CellJob, _cell_record, merge_shards
 
     sent = {"tier": "credentialed", "allowed_by": ["models.gpt4o.access.allow_credentialed_data"]}
     requests, out = tmp_path / "requests.jsonl", tmp_path / "gen.jsonl"

@@ -20,8 +20,8 @@ from clineval.report.examples import CellFiles, cell_document, keys, pair_docume
 from clineval.report.markdown import parse_table
 from clineval.report.page import render_page, source_href, source_words
 from clineval.tables.render import link, to_markdown, to_sources
-from clineval.workflow.layout import Cell, Plan
-from clineval.workflow.plan import build_plan
+from clineval.workflow.plan.build import build_plan
+from clineval.workflow.plan.layout import Cell, Plan
 
 REPO = Path(__file__).resolve().parents[2]
 

@@ -28,10 +28,10 @@ from clineval.benchmarks import get_benchmark
 from clineval.errors import ConfigError, DataError
 from clineval.export import eee, eee_schema
 from clineval.io import read_json, read_jsonl
-from clineval.workflow.export import cell_files, read_cell
-from clineval.workflow.layout import Plan
-from clineval.workflow.manifests import manifests, write_manifests
-from clineval.workflow.plan import build_plan
+from clineval.workflow.plan.build import build_plan
+from clineval.workflow.plan.layout import Plan
+from clineval.workflow.plan.manifests import manifests, write_manifests
+from clineval.workflow.steps.export import cell_files, read_cell
 
 OVERRIDES = ["grid.select.models=[oracle,constant]", "grid.select.tables=[medcalc_table2]",
              "tasks.medcalc.scoring.baselines.constant.integer=2"]

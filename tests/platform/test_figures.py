@@ -13,7 +13,7 @@ from clineval.config.compose import ConfigError
 from clineval.figures.data import TableData, read_tables
 from clineval.figures.draw import figure, render
 from clineval.io import DataError, write_json, write_text
-from clineval.workflow.plan import build_plan
+from clineval.workflow.plan.build import build_plan
 
 CONF = Path(__file__).resolve().parents[2] / "conf"
 MODELS = {"a": {"display_name": "Model A", "smoke": False},
@@ -253,7 +253,7 @@ def test_figure_legends_mark_models_on_a_slice_as_the_tables_do():
 
 def test_figure_step_writes_png_svg_and_a_record(tmp_path):
     from clineval.provenance.record import read_record
-    from clineval.workflow.steps import figure as figure_step
+    from clineval.workflow.steps.entry import figure as figure_step
 
     stats, csv = tmp_path / "x.stats.json", tmp_path / "x.csv"
     write_json(stats, {"cells": TWO_TASKS.stats["cells"]})

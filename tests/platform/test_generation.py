@@ -11,7 +11,7 @@ from clineval.inference import tiny_model
 from clineval.inference.transformers_backend import LoopStop, TransformersBackend
 from clineval.io import ordinary_mode, read_jsonl, write_json, write_jsonl
 from clineval.provenance.hashing import sha256_obj
-from clineval.workflow.generation import CellJob, Shard, batches, generate_cells, merge_shards
+from clineval.workflow.steps.generation import CellJob, Shard, batches, generate_cells, merge_shards
 
 BUILD = {"architecture": "llama", "hidden_size": 32, "intermediate_size": 64,
          "num_hidden_layers": 1, "num_attention_heads": 2, "num_key_value_heads": 1,
@@ -240,7 +240,7 @@ def test_data_parallel_shards_merge_into_the_unsharded_artifact(model_dir, tmp_p
 
 
 def test_a_baselines_answers_are_cached_per_example_not_per_prompt(tmp_path):
-    from clineval.workflow.generation import RequestCache
+    from clineval.workflow.steps.generation import RequestCache
 
     same_prompt = [{"id": "a", "request_sha": "s"}, {"id": "b", "request_sha": "s"}]
     model = RequestCache(tmp_path / "m.jsonl", "g")

@@ -12,7 +12,7 @@ import pytest
 from clineval.config.compose import ConfigError
 from clineval.inference import gguf_model
 from clineval.io import ordinary_mode
-from clineval.workflow.plan import build_plan
+from clineval.workflow.plan.build import build_plan
 
 CONF = Path(__file__).resolve().parents[2] / "conf"
 

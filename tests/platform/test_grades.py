@@ -172,8 +172,8 @@ def test_report_grades_enter_the_report_identity_job_and_page(tmp_path: Path) ->
     from clineval.errors import ConfigError
     from clineval.provenance.hashing import sha256_file
     from clineval.report.page import render_page
-    from clineval.workflow import manifests
-    from clineval.workflow.plan import build_plan
+    from clineval.workflow.plan import manifests
+    from clineval.workflow.plan.build import build_plan
 
     conf = Path(__file__).resolve().parents[2] / "conf"
     grades = write(tmp_path / "g.jsonl", GRADE)

@@ -1,5 +1,5 @@
 """Every grid, and every version of a grid's official data, keeps its own folders
-(clineval.workflow.roots): building one never touches another's files, and going back re-runs
+(clineval.workflow.plan.roots): building one never touches another's files, and going back re-runs
 nothing."""
 
 from __future__ import annotations
@@ -12,8 +12,8 @@ from workflow_run import REPO, planned_jobs, snakemake
 
 from clineval.benchmarks.medcalc.synthetic import write_demo_files
 from clineval.config.compose import ConfigError
-from clineval.workflow.plan import build_plan
-from clineval.workflow.plan_cache import load_plan
+from clineval.workflow.plan.build import build_plan
+from clineval.workflow.run.plan_cache import load_plan
 
 CONF = REPO / "conf"
 #: Two calculators: a small official-format file.

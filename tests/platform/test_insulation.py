@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 from workflow_run import REPO, planned_jobs
 
-from clineval.workflow import checkout
-from clineval.workflow.plan import build_plan
+from clineval.workflow.plan.build import build_plan
+from clineval.workflow.run import checkout
 
 CONF = REPO / "conf"
 DOCS = [REPO / "README.md", *sorted((REPO / "docs").glob("*.md"))]

@@ -39,8 +39,11 @@ LAYERS: tuple[tuple[tuple[str, ...], ...], ...] = (
     (("clineval.benchmarks",),),  # the registry: a task's ``benchmark`` -> its package
     (("clineval.export",),),  # results in other projects' formats (Every Eval Ever)
     (("clineval.config",), ("clineval.report",)),  # compose and validate; the report page
-    # planning, the steps rules call, settling, auditing, DVC, SLURM; a new benchmark's skeleton
-    (("clineval.workflow",), ("clineval.skeleton",)),
+    # the plan (cells, identities, paths, manifests, checks); a new benchmark's skeleton
+    (("clineval.workflow", "clineval.workflow.plan"), ("clineval.skeleton",)),
+    (("clineval.workflow.steps",),),  # what the jobs run
+    (("clineval.workflow.run",),),  # the Snakemake run: settling, locks, console, SLURM, guard
+    (("clineval.workflow.commands",),),  # audit, DVC, answers, publish, agreement
     (("clineval.cli",),),
 )
 

@@ -1,4 +1,4 @@
-"""Job manifests (clineval.workflow.manifests): what every rule hands its step.
+"""Job manifests (clineval.workflow.plan.manifests): what every rule hands its step.
 
 The reader names the file and the field of a wrong manifest; every manifest the plan writes
 reads back for its step, and is written again only when it changes; every job of a grid's dry
@@ -18,14 +18,14 @@ from workflow_run import REPO, snakemake
 
 from clineval import cli
 from clineval.errors import DataError
-from clineval.workflow.manifests import (
+from clineval.workflow.plan.build import build_plan
+from clineval.workflow.plan.manifests import (
     FIELDS,
     manifest_text,
     manifests,
     read_manifest,
     write_manifests,
 )
-from clineval.workflow.plan import build_plan
 
 #: A small grid with every kind of job: a demo task's data, a built model whose tokenizer fits
 #: requests, a sharded model and its merges, derived scoring inputs, tables, figures, report.

@@ -18,7 +18,7 @@ from clineval import cli
 from clineval.benchmarks import get_benchmark, names, registry
 from clineval.config.compose import compose_config
 from clineval.config.locate import PROJECT_CONF
-from clineval.workflow.plan import build_plan
+from clineval.workflow.plan.build import build_plan
 
 NAME = "yes_no_demo"
 PACKAGE = f"clineval_{NAME}"

@@ -22,8 +22,8 @@ from pathlib import Path
 import pytest
 from workflow_run import REPO, snakemake
 
-from clineval.workflow import locks, missing
-from clineval.workflow.settle import Job
+from clineval.workflow.run import locks, missing
+from clineval.workflow.run.settle import Job
 
 GRID = ("grid.select.models=[constant] grid.select.tasks=[medcalc] grid.select.modes=[zero_shot] "
         "grid.select.tables=[medcalc_table2] tasks.medcalc.data.demo.calculators=[2,3]")
@@ -133,7 +133,7 @@ import importlib.abc, importlib.machinery, sys
 
 class FailingTableStep(importlib.abc.MetaPathFinder):
     def find_spec(self, name, path, target=None):
-        if name != "clineval.workflow.steps":
+        if name != "clineval.workflow.steps.entry":
             return None
         spec = importlib.machinery.PathFinder.find_spec(name, path)
         run = spec.loader.exec_module

@@ -10,11 +10,11 @@ from pathlib import Path
 
 import pytest
 
-from clineval.workflow import plan_cache
-from clineval.workflow.layout import Plan
-from clineval.workflow.plan import build_plan
-from clineval.workflow.plan_cache import load_plan, plan_key
-from clineval.workflow.settle import jobs
+from clineval.workflow.plan.build import build_plan
+from clineval.workflow.plan.layout import Plan
+from clineval.workflow.run import plan_cache
+from clineval.workflow.run.plan_cache import load_plan, plan_key
+from clineval.workflow.run.settle import jobs
 
 REPO = Path(__file__).resolve().parents[2]
 SMALL = ("grid.select.models=[oracle,constant] grid.select.tasks=[medcalc] "

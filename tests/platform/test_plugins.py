@@ -25,7 +25,7 @@ from clineval.benchmarks.base import replicates_by_rows
 from clineval.config.locate import PROJECT_CONF, available
 from clineval.errors import ConfigError, DataError
 from clineval.metrics.bootstrap import BootstrapSettings, resamples
-from clineval.workflow.plan import build_plan
+from clineval.workflow.plan.build import build_plan
 
 PROJECT = REPO / "tests/fixtures/pubmedqa_plugin"
 PACKAGE = "clineval_pubmedqa"

@@ -10,7 +10,7 @@ from omegaconf import OmegaConf
 
 from clineval.config.compose import ConfigError
 from clineval.config.presets import expand_model_presets
-from clineval.workflow.plan import build_plan
+from clineval.workflow.plan.build import build_plan
 
 CONF = Path(__file__).resolve().parents[2] / "conf"
 HEAD = """# @package _global_

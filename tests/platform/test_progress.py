@@ -12,7 +12,7 @@ from workflow_run import console_of
 
 from clineval import progress
 from clineval.progress import Tracker, duration
-from clineval.workflow.progress import Reporter
+from clineval.workflow.run.progress import Reporter
 
 
 class Clock:

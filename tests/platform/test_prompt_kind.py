@@ -14,7 +14,7 @@ from clineval.benchmarks.meddisk import prompts
 from clineval.config.prompt_kind import prompt_kind
 from clineval.config.validate import validate_model
 from clineval.errors import ConfigError
-from clineval.workflow.plan import build_plan
+from clineval.workflow.plan.build import build_plan
 
 CONF = Path(__file__).resolve().parents[2] / "conf"
 ONE_SHOT = {"exemplars": 1}

@@ -37,11 +37,11 @@ from clineval.provenance.record import (
     read_record,
     write_record,
 )
-from clineval.workflow import code_changes
-from clineval.workflow.dvc import dvc_yaml_text, params_text, stages
-from clineval.workflow.layout import Plan
-from clineval.workflow.plan import build_plan
-from clineval.workflow.settle import jobs, settle
+from clineval.workflow.commands.dvc import dvc_yaml_text, params_text, stages
+from clineval.workflow.plan import code_changes
+from clineval.workflow.plan.build import build_plan
+from clineval.workflow.plan.layout import Plan
+from clineval.workflow.run.settle import jobs, settle
 
 REPO = Path(__file__).resolve().parents[2]
 CONF = REPO / "conf"

@@ -11,8 +11,8 @@ from clineval.cli import main
 from clineval.errors import ConfigError, DataError
 from clineval.inference.recorded_backend import RecordedBackend
 from clineval.io import write_jsonl
-from clineval.workflow.plan import build_plan
-from clineval.workflow.publish import model_configs, publish
+from clineval.workflow.commands.publish import model_configs, publish
+from clineval.workflow.plan.build import build_plan
 
 CONF = Path(__file__).resolve().parents[2] / "conf"
 GRID = ["grid.select.models=[smollm2_135m]", "grid.select.tasks=[medcalc]",

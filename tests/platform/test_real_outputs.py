@@ -19,7 +19,7 @@ from clineval.benchmarks import get_benchmark
 from clineval.io import DataError
 from clineval.metrics.code_mapping import split_items
 from clineval.provenance.record import FileHashes
-from clineval.workflow.steps import checked_inputs, scored_cell
+from clineval.workflow.steps.entry import checked_inputs, scored_cell
 
 FIXTURES = sorted((Path(__file__).parents[1] / "fixtures" / "real_outputs").glob("*.json"))
 GGUF_SHA256 = "b179c9523d0e6a0f98a330c7562b682750a6f8c8c15e5bc70ea373728110db53"

@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from clineval.workflow.checks import table_warnings
-from clineval.workflow.layout import Cell
-from clineval.workflow.plan import build_plan
+from clineval.workflow.plan.build import build_plan
+from clineval.workflow.plan.checks import table_warnings
+from clineval.workflow.plan.layout import Cell
 
 CONF = Path(__file__).resolve().parents[2] / "conf"
 DATA = os.environ.get("CLINEVAL_DATA_DIR")

@@ -15,7 +15,7 @@ from clineval.report.page import Figure, render_page, table_html
 from clineval.report.step import report_text
 from clineval.report.text import rst_escape
 from clineval.tables.render import Block, Table, to_markdown
-from clineval.workflow.plan import build_plan
+from clineval.workflow.plan.build import build_plan
 
 REPO = Path(__file__).resolve().parents[2]
 CODE = {"version": "0.1.0", "commit": "abc123", "dirty": False, "identity": "f" * 64}

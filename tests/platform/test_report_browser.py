@@ -19,7 +19,7 @@ from workflow_run import REPO, snakemake
 
 from clineval.io import read_jsonl
 from clineval.report.page import Figure, render_page
-from clineval.workflow.plan import build_plan
+from clineval.workflow.plan.build import build_plan
 
 needs_chromium = pytest.mark.skipif(
     chromium() is None, reason="no chromium/chromedriver on PATH: apt-get install -y chromium "

@@ -9,8 +9,8 @@ import pytest
 from clineval.benchmarks.medcalc.benchmark import BENCHMARK
 from clineval.inference import tiny_model
 from clineval.inference.tokens import ChatTokenCounter
-from clineval.workflow.plan import build_plan
-from clineval.workflow.requests import fit_requests
+from clineval.workflow.plan.build import build_plan
+from clineval.workflow.steps.requests import fit_requests
 
 CONF = Path(__file__).resolve().parents[2] / "conf"
 

@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from clineval.workflow.layout import Plan
-from clineval.workflow.plan import build_plan
+from clineval.workflow.plan.build import build_plan
+from clineval.workflow.plan.layout import Plan
 
 REPO = Path(__file__).resolve().parents[2]
 

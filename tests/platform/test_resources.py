@@ -13,8 +13,8 @@ from workflow_run import timeout_s
 
 from clineval.config.compose import ConfigError
 from clineval.inference.registry import backends
-from clineval.workflow.plan import build_plan
-from clineval.workflow.resources import (
+from clineval.workflow.plan.build import build_plan
+from clineval.workflow.plan.resources import (
     SCORING_DEFAULT,
     ModelResources,
     conda_env,

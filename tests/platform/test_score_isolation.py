@@ -13,9 +13,9 @@ from workflow_run import REPO
 from clineval.metrics import embedding
 from clineval.metrics.bertscore import BertScoreSettings, bertscore_f1
 from clineval.metrics.code_mapping import Candidates
-from clineval.workflow import steps
-from clineval.workflow.layout import Cell
-from clineval.workflow.plan import build_plan
+from clineval.workflow.plan.build import build_plan
+from clineval.workflow.plan.layout import Cell
+from clineval.workflow.steps import entry as steps
 
 PREDICTIONS = [
     "What are the side effects of metformin?",

@@ -15,7 +15,7 @@ from clineval.metrics.embedding import bundled_path
 from clineval.provenance import record as record_module
 from clineval.provenance.filehash import FileHashCache
 from clineval.provenance.record import FileHashes
-from clineval.workflow.plan import build_plan
+from clineval.workflow.plan.build import build_plan
 
 REPO = Path(__file__).resolve().parents[2]
 BERT_TASKS = ("clue_meqsum", "clue_problem_summary", "clue_medisumqa")

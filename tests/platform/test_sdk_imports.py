@@ -91,12 +91,12 @@ def test_the_check_finds_a_sibling_import(tmp_path, monkeypatch):
     (fake / "demo_pkg").mkdir(parents=True)
     (fake / "demo_pkg" / "__init__.py").write_text("")
     (fake / "demo_pkg" / "bad.py").write_text(
-        "from clineval.benchmarks.clue import scoring\nimport clineval.workflow.steps\n"
+        "from clineval.benchmarks.clue import scoring\nimport clineval.workflow.steps.entry\n"
         "from clineval.metrics import rouge\n")
     monkeypatch.setattr(__import__(__name__), "ROOT", fake)
     found = violations("demo_pkg")
     assert len(found) == 2
-    assert "clineval.benchmarks.clue" in found[0] and "clineval.workflow.steps" in found[1]
+    assert "clineval.benchmarks.clue" in found[0] and "clineval.workflow.steps.entry" in found[1]
     (tmp_path / "outside").mkdir()
     (tmp_path / "outside" / "scoring.py").write_text(
         "from outside import formats\nfrom clineval.config import compose\n")

@@ -11,8 +11,8 @@ from clineval import cli
 from clineval.config.compose import ConfigError
 from clineval.config.slices import take
 from clineval.io import read_json, read_jsonl
-from clineval.workflow.manifests import manifests, write_manifests
-from clineval.workflow.plan import build_plan
+from clineval.workflow.plan.build import build_plan
+from clineval.workflow.plan.manifests import manifests, write_manifests
 
 CONF = Path(__file__).resolve().parents[2] / "conf"
 BASE = ["grid.select.tasks=[medcalc]", "grid.select.models=[oracle,constant]"]

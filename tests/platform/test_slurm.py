@@ -20,8 +20,8 @@ from pathlib import Path
 import pytest
 from doc_blocks import block, commands
 
-from clineval.workflow.plan import build_plan
-from clineval.workflow.resources import model_resources
+from clineval.workflow.plan.build import build_plan
+from clineval.workflow.plan.resources import model_resources
 
 REPO = Path(__file__).resolve().parents[2]
 SCRIPTS = REPO / "scripts" / "slurm"

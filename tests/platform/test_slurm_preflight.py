@@ -1,4 +1,4 @@
-"""The SLURM profile's checks before any job (src/clineval/workflow/slurm.py): one message per
+"""The SLURM profile's checks before any job (src/clineval/workflow/run/slurm.py): one message per
 missing piece; a run on another executor checks nothing."""
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from types import SimpleNamespace
 import pytest
 from workflow_run import snakemake
 
-from clineval.workflow import slurm
+from clineval.workflow.run import slurm
 
 ALL = {"sbatch": "/usr/bin/sbatch", "sacct": "/usr/bin/sacct", "squeue": "/usr/bin/squeue",
        "scontrol": "/usr/bin/scontrol"}

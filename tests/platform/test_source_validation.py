@@ -27,7 +27,7 @@ REPO = Path(__file__).resolve().parents[2]
 
 @pytest.fixture(scope="module")
 def tasks() -> dict:
-    from clineval.workflow.plan import build_plan
+    from clineval.workflow.plan.build import build_plan
 
     return build_plan(REPO / "conf", []).cfg["tasks"]
 

@@ -12,7 +12,7 @@ from clineval.metrics.bootstrap import BootstrapSettings, intervals, percentile_
 from clineval.metrics.paired import bootstrap_p, mcnemar_exact, paired_bootstrap
 from clineval.metrics.significance import adjust
 from clineval.tables import statistics
-from clineval.workflow.statistics import comparisons, statistic
+from clineval.workflow.steps.statistics import comparisons, statistic
 
 
 def _reference_mean_ci(values, samples, seed, level):

@@ -17,8 +17,8 @@ from workflow_run import REPO, grid_folder, planned_jobs, snakemake
 
 from clineval.benchmarks.medcalc.loader import COLUMNS
 from clineval.benchmarks.medcalc.verify import verify
-from clineval.workflow.layout import Plan
-from clineval.workflow.plan import build_plan
+from clineval.workflow.plan.build import build_plan
+from clineval.workflow.plan.layout import Plan
 
 pytestmark = pytest.mark.slow
 
@@ -60,7 +60,7 @@ def test_every_cell_headline_and_its_replicates_recompute_from_its_rows_and_stat
     from clineval.benchmarks import get_benchmark
     from clineval.benchmarks.base import replicates_by_rows, scored_rows
     from clineval.metrics.bootstrap import BootstrapSettings, resamples
-    from clineval.workflow.plan import build_plan
+    from clineval.workflow.plan.build import build_plan
 
     plan = build_plan(REPO / "conf", None, results=demo / "results", data_root=demo / "data")
     seen = set()
@@ -366,8 +366,8 @@ def imported(workdir: Path, *args: str) -> set[str]:
 
 
 def test_light_steps_import_no_torch_transformers_hydra_or_encoder(demo, tmp_path):
-    from clineval.workflow import manifests
-    from clineval.workflow.plan import build_plan
+    from clineval.workflow.plan import manifests
+    from clineval.workflow.plan.build import build_plan
 
     plan = build_plan(REPO / "conf", None)
     out = tmp_path / "out"

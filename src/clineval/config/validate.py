@@ -5,7 +5,7 @@ ranges, choices), then what schemas cannot say: names that must exist in the gri
 task, tasks of a table, models of a selection, the metrics a table, figure or leaderboard
 column names: :mod:`clineval.config.metric_names`) and rules between keys. Which data may reach a
 remote model is decided per cell, once the plan knows the cells it builds and the files each
-reads (:mod:`clineval.workflow.access`).
+reads (:mod:`clineval.workflow.plan.access`).
 """
 
 from __future__ import annotations

@@ -3,7 +3,7 @@
 One export is one model x task: an aggregate document (``eval.schema.json``) with a result per
 mode and headline metric of the task's cells, and instance records (``*.jsonl``,
 ``instance_level_eval.schema.json``), one per scored row. Everything comes from the export's
-identity (written by :mod:`clineval.workflow.identities`: the model, the task, the settings
+identity (written by :mod:`clineval.workflow.plan.identities`: the model, the task, the settings
 and each cell's identities) and the files the workflow wrote for its cells (:class:`CellInput`):
 
 - a result's score is the cell's headline number (its benchmark's ``headline``), its

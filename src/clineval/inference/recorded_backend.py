@@ -4,7 +4,7 @@ Published runs (a paper's released outputs, another harness's answers) are resco
 the workflow: the requests are rendered as for any model, and each is answered with the file's
 output for its example. Nothing is generated or sampled and no GPU is held; an answer's
 ``finish_reason`` is the one its row records, else ``recorded`` (not known). The file's
-sha256 is part of the generation identity (:mod:`clineval.workflow.identities`), so another
+sha256 is part of the generation identity (:mod:`clineval.workflow.plan.identities`), so another
 file re-runs the model's cells and nothing else, and the tables mark the model
 (:func:`clineval.tables.format.recorded_note`).
 

@@ -67,7 +67,7 @@ class BackendSpec:
     local_weights: bool = False
     #: sends prompts to a server: its configs must say whether credentialed data may go there
     #: (``access.allow_credentialed_data``), the plan checks each cell's data against its
-    #: ``access`` (:mod:`clineval.workflow.access`), and prompt lengths are estimated
+    #: ``access`` (:mod:`clineval.workflow.plan.access`), and prompt lengths are estimated
     remote: bool = False
     chat_only: bool = False  # takes chat requests only (``prompt_kind: completion`` refused)
     #: answers with a benchmark's baseline function (the config's ``baseline``) from the task's

@@ -12,7 +12,7 @@ files it wrote other than the record itself. The generation and score records of
 restricted data a remote model or judge received, as its config allows, also hold
 ``data_access``: the tier and the settings that allowed it. The records let ``clineval audit``
 walk a table back to its data by hashes and let the workflow tell pulled artifacts from stale ones
-(:mod:`clineval.workflow.settle`). They hold hashes, settings and counts, never prompt or
+(:mod:`clineval.workflow.run.settle`). They hold hashes, settings and counts, never prompt or
 patient text, and never a secret.
 """
 

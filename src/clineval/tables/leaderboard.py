@@ -127,6 +127,71 @@ def win_rates(table: Mapping[str, Mapping[str, float]],
     return rates
 
 
+def _column_values(columns: Sequence[Mapping[str, Any]], by_model: Mapping[str, list[Record]],
+                   headlines: Mapping[str, Mapping[str, float | None]],
+                   draws: Mapping[str, Mapping[str, Sequence[float | None]]], level: float
+                   ) -> tuple[dict[str, dict[str, float]],
+                              dict[str, dict[str, tuple[float, float] | None]]]:
+    """Per model: each column's value (where the model has one) and its interval at ``level``."""
+    values: dict[str, dict[str, float]] = {m: {} for m in by_model}
+    bounds: dict[str, dict[str, tuple[float, float] | None]] = {m: {} for m in by_model}
+    for column in columns:
+        for model, cells in by_model.items():
+            value = column_value(column, cells, headlines)
+            if value is not None:
+                values[model][column["label"]] = value
+                bounds[model][column["label"]] = column_interval(
+                    column, cells, headlines, draws, level)
+    return values, bounds
+
+
+def _run_on(cells: Sequence[Record], benchmarks: Mapping[str, str]) -> str:
+    """The "Run on" column: each benchmark with the number of the model's tasks of it."""
+    run_on: dict[str, set[str]] = {}
+    for cell in cells:
+        run_on.setdefault(benchmarks[cell["task"]], set()).add(cell["task"])
+    return "; ".join(f"{b} ({len(t)} task{'s' * (len(t) > 1)})" for b, t in sorted(run_on.items()))
+
+
+def _records(model: str, columns: Sequence[Mapping[str, Any]], values: Mapping[str, float],
+             bounds: Mapping[str, tuple[float, float] | None],
+             column_ranks: Mapping[str, Mapping[str, Any]], mean_rank: float | None
+             ) -> list[Record]:
+    """The CSV rows of one model: a row per column (value, interval, rank) and its mean rank."""
+    rows: list[Record] = []
+    for column in columns:
+        label = column["label"]
+        interval = bounds.get(label)
+        rows.append({"model": model, "column": label, "mode": column["mode"],
+                     "metric": column["metric"],
+                     "value": fmt(values.get(label), 6) if label in values else "",
+                     "low": fmt(interval[0], 6) if interval else "",
+                     "high": fmt(interval[1], 6) if interval else "",
+                     "rank": column_ranks[label].get(model, "")})
+    rows.append({"model": model, "column": "mean_rank", "mode": "", "metric": "",
+                 "value": fmt(mean_rank, 6) if mean_rank is not None else "",
+                 "low": "", "high": "", "rank": ""})
+    return rows
+
+
+def _notes(spec: Mapping[str, Any], shown: bool, level: float, smoke: list[str]) -> list[str]:
+    """The leaderboard's notes: how columns, ranks and win rates are formed, the intervals when
+    shown, the spec's own notes, and the smoke models."""
+    notes = [
+        "Each column: the mean of the named headline metric over the model's cells of its tasks "
+        "in its mode; –: the model was not run on that benchmark.",
+        "Mean rank over the columns the model has (1 = best); win rate: the share of "
+        "head-to-head comparisons (same column) won, ties counting one half.",
+        *([f"[low, high]: {100 * level:g}% percentile bootstrap interval (each cell's examples "
+           "resampled, the column's mean formed on every resample; docs/statistics.md)."]
+          if shown else []),
+        *spec.get("context_notes", []),
+    ]
+    if smoke:
+        notes.append(smoke_note(smoke))
+    return notes
+
+
 def build_leaderboard(spec: Mapping[str, Any], cells: Sequence[Record],
                       headlines: Mapping[str, Mapping[str, float | None]],
                       benchmarks: Mapping[str, str],
@@ -143,15 +208,7 @@ def build_leaderboard(spec: Mapping[str, Any], cells: Sequence[Record],
     columns = list(spec["columns"])
     models = list(dict.fromkeys(c["model"] for c in cells))
     by_model = {m: [c for c in cells if c["model"] == m] for m in models}
-    values: dict[str, dict[str, float]] = {m: {} for m in models}
-    bounds: dict[str, dict[str, tuple[float, float] | None]] = {m: {} for m in models}
-    for column in columns:
-        for model in models:
-            value = column_value(column, by_model[model], headlines)
-            if value is not None:
-                values[model][column["label"]] = value
-                bounds[model][column["label"]] = column_interval(
-                    column, by_model[model], headlines, draws, level)
+    values, bounds = _column_values(columns, by_model, headlines, draws, level)
 
     def number(model: str, label: str) -> str:
         if label not in values[model]:
@@ -176,11 +233,7 @@ def build_leaderboard(spec: Mapping[str, Any], cells: Sequence[Record],
             smoke.append(first["display_name"])
         mine = [column_ranks[c["label"]][model] for c in columns
                 if model in column_ranks[c["label"]]]
-        run_on: dict[str, set[str]] = {}
-        for cell in by_model[model]:
-            run_on.setdefault(benchmarks[cell["task"]], set()).add(cell["task"])
-        where = "; ".join(f"{b} ({len(t)} task{'s' * (len(t) > 1)})"
-                          for b, t in sorted(run_on.items()))
+        where = _run_on(by_model[model], benchmarks)
         mean_rank = mean(mine) if mine else None
         rows.append([name, *(number(model, c["label"]) for c in columns),
                      fmt(mean_rank, 2), fmt(None if wins[model] is None else 100 * wins[model], 1),
@@ -188,31 +241,9 @@ def build_leaderboard(spec: Mapping[str, Any], cells: Sequence[Record],
         sources.append([[], *(_links(c, by_model[model], headlines, decimals, parts or {})
                               if c["label"] in values[model] else [] for c in columns),
                         [], [], []])
-        for column in columns:
-            label = column["label"]
-            interval = bounds[model].get(label)
-            records.append({"model": model, "column": label, "mode": column["mode"],
-                            "metric": column["metric"],
-                            "value": fmt(values[model].get(label), 6) if label in values[model]
-                            else "",
-                            "low": fmt(interval[0], 6) if interval else "",
-                            "high": fmt(interval[1], 6) if interval else "",
-                            "rank": column_ranks[label].get(model, "")})
-        records.append({"model": model, "column": "mean_rank", "mode": "", "metric": "",
-                        "value": fmt(mean_rank, 6) if mean_rank is not None else "",
-                        "low": "", "high": "", "rank": ""})
-    notes = [
-        "Each column: the mean of the named headline metric over the model's cells of its tasks "
-        "in its mode; –: the model was not run on that benchmark.",
-        "Mean rank over the columns the model has (1 = best); win rate: the share of "
-        "head-to-head comparisons (same column) won, ties counting one half.",
-        *([f"[low, high]: {100 * level:g}% percentile bootstrap interval (each cell's examples "
-           "resampled, the column's mean formed on every resample; docs/statistics.md)."]
-          if shown else []),
-        *spec.get("context_notes", []),
-    ]
-    if smoke:
-        notes.append(smoke_note(smoke))
+        records.extend(_records(model, columns, values[model], bounds[model], column_ranks,
+                                mean_rank))
+    notes = _notes(spec, shown, level, smoke)
     header = ["Model", *(c["label"] for c in columns), "Mean rank", "Win rate (%)", "Run on"]
     return Table(spec["title"], header,
                  [Block(spec.get("block_title", "All benchmarks"), rows, sources)],

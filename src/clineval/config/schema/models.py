@@ -68,7 +68,7 @@ class Resources:
 @dataclass
 class Access:
     """What a remote model may receive beyond public and synthetic data (the tiers of
-    :data:`clineval.config.schema.tasks.ACCESS`; :mod:`clineval.workflow.access`)."""
+    :data:`clineval.config.schema.tasks.ACCESS`; :mod:`clineval.workflow.plan.access`)."""
 
     #: credentialed data (MIMIC, ...): a remote model must say true or false
     allow_credentialed_data: bool | None = None

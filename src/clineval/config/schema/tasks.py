@@ -22,7 +22,7 @@ from clineval.config.schema.models import Resources, Truncation
 #: may add a tier to it, never declare restricted files public. The demo's files are the
 #: project's synthetic data (``SYNTHETIC``), anyone's whatever the task declares. Every tier
 #: but ``public`` (``RESTRICTED``) keeps a remote model away from the task's cells and its
-#: artifacts off DVC remotes unless the config allows it (:mod:`clineval.workflow.access`).
+#: artifacts off DVC remotes unless the config allows it (:mod:`clineval.workflow.plan.access`).
 ACCESS = TIERS
 __all__ = ["ACCESS", "RESTRICTED", "SYNTHETIC", "Task", "task_schema"]
 

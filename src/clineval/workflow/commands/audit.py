@@ -15,7 +15,7 @@ the plan's identity and the current bytes of its tables' files, and the figure i
 from them and compared byte for byte (drawing is deterministic).
 
 Results built by code that has changed since, with the same versions, are noted per table and
-figure with the changed modules (:mod:`clineval.workflow.code_changes`); they fail nothing by
+figure with the changed modules (:mod:`clineval.workflow.plan.code_changes`); they fail nothing by
 themselves: where the change alters scores or a table, recomputing them fails.
 """
 
@@ -32,10 +32,11 @@ from clineval.io import DataError, json_text, jsonl_line, read_json, read_jsonl
 from clineval.provenance.hashing import canonical_json
 from clineval.provenance.location import portable
 from clineval.provenance.record import FileHashes, changed_files, read_record
-from clineval.workflow import code_changes
-from clineval.workflow.code_changes import Finding
-from clineval.workflow.layout import Cell, Plan
-from clineval.workflow.plan import build_plan
+from clineval.workflow.plan import code_changes
+from clineval.workflow.plan.build import build_plan
+from clineval.workflow.plan.code_changes import Finding
+from clineval.workflow.plan.grades import report_grades
+from clineval.workflow.plan.layout import Cell, Plan
 
 
 def as_stored(identity: dict[str, Any]) -> dict[str, Any]:
@@ -187,7 +188,7 @@ def _recompute(plan: Plan, cells: list[Cell], stored: dict[str, Any], name: str,
     """Score every cell again from its stored generations, except those in ``rescored`` (cells
     this audit has already scored again identically, for another table); re-render the
     table."""
-    from clineval.workflow.steps import scored_cell, table_texts, with_prompts
+    from clineval.workflow.steps.entry import scored_cell, table_texts, with_prompts
 
     for cell in (c for c in cells if c.path not in rescored):
         scoring = plan.identities[f"{cell.path}/scoring"]
@@ -272,8 +273,6 @@ def audit_report(plan: Plan) -> TableAudit:
     figure PNG it read still has its recorded hash, and rendering again from them (with the
     recorded code state) gives the page byte for byte."""
     from clineval.report.step import report_text
-    from clineval.workflow.agreement import report_grades
-
     result = TableAudit("report", cells=len(plan.tables), kind="report")
     hashes = FileHashes(plan.file_hashes)
     try:

@@ -43,7 +43,7 @@ from clineval.tables.format import (
 )
 from clineval.tables.leaderboard import LAYOUT as LEADERBOARD
 from clineval.tables.leaderboard import build_leaderboard
-from clineval.workflow.code_changes import record_code
+from clineval.workflow.plan.code_changes import record_code
 
 log = logging.getLogger("clineval")
 
@@ -324,7 +324,7 @@ def table_texts(
     cells; the layout sees the rows when the spec sets ``rows: true``."""
     from clineval.tables import statistics
     from clineval.tables.render import to_csv, to_latex, to_markdown, to_sources
-    from clineval.workflow.statistics import table_statistics
+    from clineval.workflow.steps.statistics import table_statistics
 
     by_cell = {summary["cell"]: summary for summary in summaries}
     cells = []

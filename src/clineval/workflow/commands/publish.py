@@ -21,7 +21,7 @@ from clineval.errors import ConfigError, DataError
 from clineval.inference.recorded_backend import FINISH_REASONS
 from clineval.io import read_jsonl, write_jsonl
 from clineval.provenance.hashing import sha256_file
-from clineval.workflow.layout import Cell, Plan
+from clineval.workflow.plan.layout import Cell, Plan
 
 #: What a published row keeps of a generation, beside its ``id`` and ``output``.
 KEPT = ("finish_reason", "prompt_tokens", "completion_tokens")
@@ -90,7 +90,7 @@ def model_configs(done: list[Published], plan: Plan) -> dict[str, Any]:
 
 def run(conf: Path, overrides: list[str], out: Path, models: list[str] | None,
         results: Path = Path("results"), data: Path = Path("data")) -> int:
-    from clineval.workflow.plan import build_plan
+    from clineval.workflow.plan.build import build_plan
 
     plan = build_plan(conf, overrides, results=results, data_root=data)
     done = publish(plan, out, models)

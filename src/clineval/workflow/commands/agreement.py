@@ -6,26 +6,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from pathlib import Path
 
-from clineval.report.agreement import Agreement, CellFiles, cell_now, compare, markdown
+from clineval.report.agreement import Agreement, cell_now, compare, markdown
 from clineval.report.grades import Grade, read_all
-from clineval.workflow.layout import Plan
-
-
-def cell_files(plan: Plan) -> list[CellFiles]:
-    """The files of each cell of the report's tables (those the explorer shows, and so those
-    a grader can grade): scoring identity, examples, generations and score rows."""
-    return [CellFiles(c.path, plan.identity_file(c.model, c.task, c.mode, "scoring"),
-                      plan.derived(c.task)["examples"], plan.artifact("generations", c),
-                      plan.artifact("scores", c)) for c in plan.example_cells()]
-
-
-def report_grades(plan: Plan) -> tuple[list[Path], list[CellFiles]]:
-    """What the report's "Agreement with graders" reads: the files ``report.grades`` names and
-    the files of every cell of the report's tables (none of either when it names none)."""
-    named = ((plan.cfg.get("report") or {}).get("grades")) or []
-    if not named:
-        return [], []
-    return [Path(p) for p in named], cell_files(plan)
+from clineval.workflow.plan.grades import cell_files
+from clineval.workflow.plan.layout import Plan
 
 
 def agreement(plan: Plan, grades: Sequence[Grade]) -> Agreement:
@@ -38,7 +22,7 @@ def agreement(plan: Plan, grades: Sequence[Grade]) -> Agreement:
 def run(conf: Path, overrides: list[str], paths: Sequence[Path],
         results: Path = Path("results"), data: Path = Path("data")) -> int:
     """Print the agreement as Markdown; the disagreements link to the explorer's pages."""
-    from clineval.workflow.plan import build_plan
+    from clineval.workflow.plan.build import build_plan
 
     grades = read_all(paths)  # a bad line stops before the plan is made
     plan = build_plan(conf, overrides, results=results, data_root=data)

@@ -1,7 +1,7 @@
 """Job manifests: the one interface between a rule and its step.
 
 Every rule runs ``clineval step <name> --manifest FILE``. The manifest, a JSON object written
-from the :class:`~clineval.workflow.layout.Plan` when the workflow starts, names the step and
+from the :class:`~clineval.workflow.plan.layout.Plan` when the workflow starts, names the step and
 the job's files: its cells' identity files, inputs, outputs and provenance records, by the same
 plan paths the rule declares as its outputs. :data:`FIELDS` says what each step's manifest
 holds; :func:`read_manifest` checks a manifest against it before the step runs. Other fields
@@ -21,9 +21,10 @@ from typing import TYPE_CHECKING, Any
 
 from clineval.errors import DataError
 from clineval.io import read_json, write_if_changed
+from clineval.workflow.plan.grades import report_grades
 
 if TYPE_CHECKING:
-    from clineval.workflow.layout import Cell, Plan
+    from clineval.workflow.plan.layout import Cell, Plan
 
 #: A table's files by format, in the order of :meth:`Plan.table_outputs`.
 TABLE_FILES = ("csv", "md", "tex", "stats", "stats_md", "cells")
@@ -234,8 +235,6 @@ def report(plan: Plan) -> dict[str, Any]:
     """The report's job: each table's Markdown and cells behind its values and each figure's
     PNG (and, with ``report.grades``, the graders' files and the report's cells) -> the HTML
     page."""
-    from clineval.workflow.agreement import report_grades
-
     tables, figures = plan.report_sources()
     grades, graded = report_grades(plan)
     return {"step": "report", "identity": str(plan.identity_file("report", "index")),

@@ -351,7 +351,7 @@ class Plan:
 
     def manifest_file(self, step: str, *parts: str) -> Path:
         """The manifest of the ``step`` job named by ``parts`` (a task, a model and benchmark,
-        ...): what the rule hands its step (:mod:`clineval.workflow.manifests`)."""
+        ...): what the rule hands its step (:mod:`clineval.workflow.plan.manifests`)."""
         key = "/".join(parts)
         return self._memo(("manifest", step, key),
                           lambda: self.results / "jobs" / step / f"{key}.json")

@@ -44,7 +44,7 @@ from clineval.provenance.code import Fingerprint, files, fingerprint, package_mo
 from clineval.provenance.hashing import canonical_json
 
 if TYPE_CHECKING:  # steps import this module, in environments without the config's packages
-    from clineval.workflow.layout import Plan
+    from clineval.workflow.plan.layout import Plan
 
 log = logging.getLogger("clineval")
 #: What a benchmark package may import besides itself (docs/sdk.md): the shared modules whose
@@ -52,7 +52,7 @@ log = logging.getLogger("clineval")
 SDK = ("clineval.benchmarks.base", "clineval.io", "clineval.errors", "clineval.validate",
        "clineval.mimic", "clineval.tables", "clineval.metrics")
 #: What builds every table beside its benchmarks' code.
-TABLE_CODE = ("clineval.tables", "clineval.workflow.statistics")
+TABLE_CODE = ("clineval.tables", "clineval.workflow.steps.statistics")
 #: What draws every figure.
 FIGURE_CODE = ("clineval.figures",)
 #: What every score row runs beside its benchmark (``workflow.steps.mark_copies``).

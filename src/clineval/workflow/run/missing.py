@@ -22,7 +22,7 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any, Protocol
 
-from clineval.workflow.settle import Job
+from clineval.workflow.run.settle import Job
 
 #: the longest file name (Snakemake's file backend cuts longer names into parts)
 NAME_MAX = 255

@@ -4,7 +4,7 @@ into the Every Eval Ever datastore's layout.
 
 An export reads the score summaries and rows, the requests and generations of a model's cells
 of a task, and recomputes each cell's bootstrap intervals with the code and settings of the
-cell's table (:mod:`clineval.workflow.statistics`), so its numbers are the table's.
+cell's table (:mod:`clineval.workflow.steps.statistics`), so its numbers are the table's.
 """
 
 from __future__ import annotations
@@ -31,10 +31,10 @@ from clineval.io import (
 )
 from clineval.provenance.record import make_record, write_record
 from clineval.tables.statistics import bootstrap_of
-from clineval.workflow import manifests
-from clineval.workflow.identities import export_settings
-from clineval.workflow.layout import Plan
-from clineval.workflow.statistics import cell_intervals, cell_replicates
+from clineval.workflow.plan import manifests
+from clineval.workflow.plan.identities import export_settings
+from clineval.workflow.plan.layout import Plan
+from clineval.workflow.steps.statistics import cell_intervals, cell_replicates
 
 log = logging.getLogger("clineval")
 #: A cell's files an export reads (the fields of its manifest entry).
@@ -173,7 +173,7 @@ def run(conf: Path, overrides: list[str], out: str | Path, models: list[str] | N
     scored yet (the others are written). ``validate`` (or ``schemas``, a folder of the schema
     files) checks every document against the Every Eval Ever schemas (:func:`eee_schema.required`)
     before it is written."""
-    from clineval.workflow.plan import build_plan
+    from clineval.workflow.plan.build import build_plan
 
     target = out_folder(out, data)
     folder = eee_schema.required(schemas) if validate or schemas else None

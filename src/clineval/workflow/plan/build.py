@@ -1,5 +1,6 @@
 """The plan: a validated grid expanded into cells, with the identity of every artifact
-(:mod:`clineval.workflow.identities`) and the path of every file (:mod:`clineval.workflow.layout`).
+(:mod:`clineval.workflow.plan.identities`) and the path of every file
+(:mod:`clineval.workflow.plan.layout`).
 """
 
 from __future__ import annotations
@@ -13,11 +14,11 @@ from clineval.benchmarks import get_benchmark
 from clineval.config.compose import ConfigError, compose_config, parse_overrides
 from clineval.config.validate import table_tasks, validate
 from clineval.inference.registry import backend_of
-from clineval.workflow.access import check_access
-from clineval.workflow.identities import compute_identities
-from clineval.workflow.layout import Cell, Plan, file_hash_memo
-from clineval.workflow.recorded_files import check_recorded_files
-from clineval.workflow.roots import grid_roots
+from clineval.workflow.plan.access import check_access
+from clineval.workflow.plan.identities import compute_identities
+from clineval.workflow.plan.layout import Cell, Plan, file_hash_memo
+from clineval.workflow.plan.recorded_files import check_recorded_files
+from clineval.workflow.plan.roots import grid_roots
 
 log = logging.getLogger("clineval")
 
@@ -101,10 +102,10 @@ def build_plan(
     data_root: Path = Path("data"),
 ) -> Plan:
     """Compose, validate and expand the grid; check which data its cells would send to remote
-    models (:mod:`clineval.workflow.access`); compute (not yet write) all identities.
+    models (:mod:`clineval.workflow.plan.access`); compute (not yet write) all identities.
 
     ``results`` and ``data_root`` are the roots: the plan's own folders are the grid's below
-    them (:mod:`clineval.workflow.roots`).
+    them (:mod:`clineval.workflow.plan.roots`).
     """
     from omegaconf import OmegaConf  # with Hydra, when composing
 

@@ -37,9 +37,9 @@ from clineval.provenance.hashing import sha256_obj
 from clineval.provenance.location import portable
 from clineval.report.explorer_step import EXAMPLES_VERSION
 from clineval.tables import statistics
-from clineval.workflow import code_changes
-from clineval.workflow.access import allowed
-from clineval.workflow.layout import Cell, Plan, file_hash_memo
+from clineval.workflow.plan import code_changes
+from clineval.workflow.plan.access import allowed
+from clineval.workflow.plan.layout import Cell, Plan, file_hash_memo
 
 log = logging.getLogger("clineval")
 DISPLAY_KEYS = ("display_name", "size", "smoke", "resources")

@@ -9,7 +9,7 @@ import logging
 from clineval.benchmarks import get_benchmark
 from clineval.config.validate import table_tasks
 from clineval.errors import ConfigError
-from clineval.workflow.layout import Plan
+from clineval.workflow.plan.layout import Plan
 
 log = logging.getLogger("clineval")
 

@@ -28,7 +28,7 @@ from clineval.inference.base import UNKNOWN_FINISH
 from clineval.io import DataError, read_jsonl
 from clineval.metrics.copying import KINDS
 from clineval.provenance.record import read_record
-from clineval.workflow.layout import Cell, Plan
+from clineval.workflow.plan.layout import Cell, Plan
 
 #: What a share shows where its figure is not known (never 0).
 NOT_KNOWN = "not known"
@@ -147,7 +147,7 @@ def report(plan: Plan, models: list[str] | None) -> tuple[str, list[str]]:
 
 def run(conf: Path, overrides: list[str], models: list[str] | None,
         results: Path = Path("results"), data: Path = Path("data")) -> int:
-    from clineval.workflow.plan import build_plan
+    from clineval.workflow.plan.build import build_plan
 
     text, missing = report(build_plan(conf, overrides, results=results, data_root=data), models)
     print(text, end="")

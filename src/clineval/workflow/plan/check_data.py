@@ -19,8 +19,8 @@ from pathlib import Path
 from clineval.benchmarks import get_benchmark
 from clineval.errors import DataError
 from clineval.provenance.record import read_record
-from clineval.workflow.layout import Plan
-from clineval.workflow.plan import build_plan
+from clineval.workflow.plan.build import build_plan
+from clineval.workflow.plan.layout import Plan
 
 log = logging.getLogger("clineval")
 

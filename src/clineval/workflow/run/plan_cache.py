@@ -19,9 +19,9 @@ watched files are unchanged, and makes (and stores) a new one otherwise.
   its absence), the same test the file-hash memo trusts.
 
 An entry is JSON (``results/identity/plans/<key>.json`` in the results root, whichever grid's
-folders it plans: :mod:`clineval.workflow.roots`; the newest :data:`KEEP` kept), written
+folders it plans: :mod:`clineval.workflow.plan.roots`; the newest :data:`KEEP` kept), written
 atomically; one that cannot be read is made again. It also holds the plan's settle jobs
-(:func:`clineval.workflow.settle.jobs`), whose paths take a third of a large plan's making.
+(:func:`clineval.workflow.run.settle.jobs`), whose paths take a third of a large plan's making.
 """
 
 from __future__ import annotations
@@ -46,10 +46,11 @@ from clineval.config.compose import parse_overrides
 from clineval.config.locate import config_file
 from clineval.config.presets import scoring_judges
 from clineval.io import write_text
-from clineval.workflow import checkout, code_changes
-from clineval.workflow.layout import Cell, Plan, file_hash_memo
-from clineval.workflow.plan import build_plan
-from clineval.workflow.settle import Job, jobs
+from clineval.workflow.plan import code_changes
+from clineval.workflow.plan.build import build_plan
+from clineval.workflow.plan.layout import Cell, Plan, file_hash_memo
+from clineval.workflow.run import checkout
+from clineval.workflow.run.settle import Job, jobs
 
 log = logging.getLogger("clineval")
 #: Version of the entry layout: bump when it changes.
@@ -240,7 +241,7 @@ def load_plan(
     results: Path = Path("results"),
     data_root: Path = Path("data"),
 ) -> LoadedPlan:
-    """The plan of :func:`clineval.workflow.plan.build_plan`, from the cache when it is current."""
+    """The plan of :func:`~clineval.workflow.plan.build.build_plan`, from the cache when current."""
     parsed = parse_overrides(overrides)
     key = plan_key(conf_dir, parsed, results, data_root)
     entry = results / "identity" / "plans" / f"{key[:32]}.json"

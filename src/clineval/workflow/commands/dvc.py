@@ -24,7 +24,7 @@ from typing import Any
 import yaml
 
 from clineval.errors import ConfigError
-from clineval.workflow.layout import Plan
+from clineval.workflow.plan.layout import Plan
 
 HEADER = (
     "# Written by `clineval dvc write{args}` from the plan of the grid; do not edit by hand.\n"

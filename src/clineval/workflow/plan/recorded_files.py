@@ -29,7 +29,7 @@ from clineval.inference.recorded_backend import file_of, max_output_chars, read_
 from clineval.inference.registry import backend_of
 from clineval.io import read_json, write_json
 from clineval.provenance.filehash import FileHashCache
-from clineval.workflow.layout import Cell
+from clineval.workflow.plan.layout import Cell
 
 #: The memo's entries hold the checks of this version (other versions' are checked again).
 CHECKS = 1

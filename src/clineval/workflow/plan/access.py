@@ -2,7 +2,7 @@
 
 A cell sends its task's data to its model (the prompts), and its scoring sends the model's answers
 on that data to the task's judges. The data's tiers are those of the files the task reads
-(:meth:`~clineval.workflow.layout.Plan.tiers`): the demo's are the project's synthetic files,
+(:meth:`~clineval.workflow.plan.layout.Plan.tiers`): the demo's are the project's synthetic files,
 anyone's; official files have the least tier their benchmark declares for them (its
 ``source_tiers``: MIMIC's files are credentialed, MedDisK's knowledge base unreleased), and the
 task's ``access`` (:data:`clineval.config.schema.tasks.ACCESS`) may add a tier, never remove
@@ -28,7 +28,7 @@ from clineval.config.schema.tasks import RESTRICTED
 from clineval.errors import ConfigError
 from clineval.inference.registry import backend_of
 from clineval.io import Record
-from clineval.workflow.layout import Cell, Plan
+from clineval.workflow.plan.layout import Cell, Plan
 
 #: Per tier that may not leave the machine: why, the model's ``access`` setting that lets it,
 #: and for which server to set it.

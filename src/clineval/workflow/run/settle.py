@@ -21,7 +21,7 @@ from pathlib import Path
 
 from clineval.io import DataError
 from clineval.provenance.record import FileHashes, changed_files, prov_path, read_record
-from clineval.workflow.layout import Plan
+from clineval.workflow.plan.layout import Plan
 
 log = logging.getLogger("clineval")
 STEP_NS = 10_000_000  # outputs get their newest input's time plus 10 ms
