@@ -21,7 +21,10 @@ from collections.abc import Callable, Collection, Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
-from clineval.io import read_jsonl
+from clineval.benchmarks import get_benchmark
+from clineval.io import read_jsonl, write_json, write_jsonl
+from clineval.provenance.hashing import sha256_obj
+from clineval.report.agreement import Agreement, CellFiles, cell_now, compare
 from clineval.report.grades import Grade, output_sha256, read_grades
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
@@ -83,6 +86,48 @@ def graded(name: str, key: str = "key", root: Path = FIXTURES) -> list[dict[str,
                       "reason": grade.note, "verdict": grade.verdict})
     assert not grades, f"{name}: grades of no output: {sorted(grades)}"
     return found
+
+
+def scoring_identity(benchmark: str) -> tuple[str, dict[str, Any]]:
+    """A set's scoring identity (the ``scoring`` of its grades) and what it hashes: its
+    benchmark and that benchmark's scoring version. The sets' outputs come from several runs,
+    so no run's cell identity fits them; a new scoring version changes this one, and every
+    grade of the set turns stale until it is checked again (tests/fixtures/README.md)."""
+    content = {"kind": "graded set", "benchmark": benchmark,
+               "scoring_version": get_benchmark(benchmark).scoring_version}
+    return sha256_obj(content), content
+
+
+def scorer_agreement(name: str, benchmark: str, rows: Mapping[str, dict[str, Any]],
+                     examples: Mapping[str, dict[str, Any]], work: Path, key: str = "key",
+                     root: Path = FIXTURES) -> Agreement:
+    """The scorer's agreement with set ``name``'s grades through ``clineval agreement``'s
+    code (:mod:`clineval.report.agreement`): each cell the grades name (model, task, mode) is
+    written below ``work`` as a run writes it, from the set's outputs (``id``: the output's
+    ``key`` field), ``examples`` and the score ``rows`` the benchmark's scorer gives them now
+    (by key), with the set's :func:`scoring_identity`;
+    :func:`~clineval.report.agreement.cell_now` reads each back (the benchmark's reading, the
+    outputs' hashes) and
+    :func:`~clineval.report.agreement.compare` sets each grade against it (a grade whose
+    output or scoring identity changed is stale)."""
+    grades = read_grades(root / name / "grades.jsonl")
+    outputs = {str(r[key]): r for r in read_jsonl(root / name / "outputs.jsonl")}
+    sha, content = scoring_identity(benchmark)
+    identity = work / "scoring.json"
+    write_json(identity, {"sha": sha, "identity": {**content, "task": {}}})
+    cells: dict[str, list[str]] = {}
+    for grade in grades:
+        cells.setdefault(grade.cell, []).append(grade.id)
+    found = {}
+    for cell, ids in cells.items():
+        folder = work / cell
+        files = CellFiles(cell, identity, folder / "examples.jsonl",
+                          folder / "generations.jsonl", folder / "rows.jsonl")
+        write_jsonl(files.examples, [{**examples[i], "id": i} for i in ids])
+        write_jsonl(files.generations, [{"id": i, "output": outputs[i]["output"]} for i in ids])
+        write_jsonl(files.rows, [{**rows[i], "id": i} for i in ids])
+        found[cell] = cell_now(files)
+    return compare(grades, found)
 
 
 def assert_agrees(misses: dict[Any, Any], total: int, pinned: Collection[Any]) -> None:

@@ -12,12 +12,16 @@ from omegaconf import OmegaConf
 
 from clineval.benchmarks import get_benchmark
 from clineval.benchmarks.base.sources import MissingSource
+from clineval.benchmarks.clibench import kinds
 from clineval.config.compose import compose_config
 from clineval.metrics.ontologies import loinc
+from clineval.report.examples import keys
+from clineval.tables.render import link
 
 BENCH = get_benchmark("clibench")
 TEMPLATES = yaml.safe_load(Path("conf/templates/clibench.yaml").read_text())
 ZERO_SHOT = {"reasoning": False, "exemplars": 0}
+BENCH_KIND_TITLES = {k: kinds.kind(k).level_titles for k in kinds.KINDS}
 
 
 def task_settings(kind: str) -> dict:
@@ -68,18 +72,74 @@ def test_requests_and_declared_scoring_inputs(derived):
     assert any(name.startswith("encoder:") for name in inputs)
 
 
+def explorer_value(source: dict, rows: list[dict], examples: list[dict]) -> tuple[float, int]:
+    """What the explorer states for a value's link (report/explorer.js, pooledText): the
+    examples of its part, their true positives, predicted and gold codes summed per level of
+    the judgements' measures, the metric pooled at each level and the mean over the levels;
+    and the n it counts."""
+    by_id = {e["id"]: e for e in examples}
+    chosen = [BENCH.reading(r, by_id[r["id"]]).judgements[0].measures for r in rows
+              if all(keys(r).get(k) == v for k, v in (source.get("where") or {}).items())]
+    levels = source["level"].split(",")
+    chosen = [m for m in chosen if all(f"tp.{lv}" in m for lv in levels)]
+    values = []
+    for level in levels:
+        tp, predicted, gold = (sum(m[f"{what}.{level}"] for m in chosen)
+                               for what in ("tp", "predicted", "gold"))
+        p, r = tp / predicted if predicted else 0.0, tp / gold if gold else 0.0
+        values.append({"precision": p, "recall": r,
+                       "f1": 2 * p * r / (p + r) if p + r else 0.0}[source["measure"]])
+    return sum(values) / len(values), len(chosen)
+
+
 def test_breakdown_table_pools_rows_by_group(derived):
     kind, task, examples, _ = derived
     answer = BENCH.baseline("frequency", task, examples)
     rows, summary = BENCH.score(task, examples, [{"id": e["id"], "output": answer(e)}
                                                  for e in examples])
-    cell = {"model": "m", "task": "t", "mode": "zero_shot", "display_name": "M", "size": "",
-            "smoke": False, "summary": summary, "rows": rows}
+    cell = {"cell": "m/t/zero_shot", "model": "m", "task": "t", "mode": "zero_shot",
+            "display_name": "M", "size": "", "smoke": False, "summary": summary, "rows": rows}
     spec = {"layout": "clibench_breakdown", "task_kind": kind, "group": "gender",
             "title": "t", "modes": ["zero_shot"]}
     table = BENCH.table(spec, [cell], {"t": task})
     assert table.columns[1:] == sorted({e["groups"]["gender"] for e in examples})
     assert len(table.blocks[0].rows) == 1
+    # each value opens its subgroup's admissions, whose pooled counts give it
+    names = [lv["name"] for lv in summary["levels"]]
+    for value, text, (source,) in zip(table.columns[1:], table.blocks[0].rows[0][1:],
+                                      table.blocks[0].sources[0][1:], strict=True):
+        assert source["where"] == {"gender": value} and source["level"] == ",".join(names)
+        computed, n = explorer_value(source, rows, examples)
+        assert f"{100 * computed:.2f}" == text and n == source["n"]
+        record = next(r for r in table.records if r["value_of_group"] == value)
+        assert record["n"] == n
+
+
+def test_each_value_links_its_level_and_the_explorer_recomputes_it(derived):
+    """A level's value opens the cell's admissions at that level, an average at every level;
+    the explorer's sums of the rows' counts give the value shown, and the leaderboard's link
+    to a headline number carries the same."""
+    kind, task, examples, _ = derived
+    answer = BENCH.baseline("frequency", task, examples)
+    rows, summary = BENCH.score(task, examples, [{"id": e["id"], "output": answer(e)}
+                                                 for e in examples])
+    cell = {"cell": "m/t/zero_shot", "model": "m", "task": "t", "mode": "zero_shot",
+            "display_name": "M", "size": "", "smoke": False, "summary": summary}
+    spec = {"layout": "clibench_full", "task_kind": kind, "title": "t", "modes": ["zero_shot"]}
+    table = BENCH.table(spec, [cell], {"t": task})
+    row, sources = table.blocks[0].rows[0], table.blocks[0].sources[0]
+    names = [lv["name"] for lv in summary["levels"]]
+    for header, text, (source,) in zip(table.columns[1:], row[1:], sources[1:], strict=True):
+        level, _, metric = header.rpartition(" ")
+        assert source["measure"] == {"P": "precision", "R": "recall", "F1": "f1"}[metric]
+        assert source["level"] == (",".join(names) if level == "Avg" else
+                                   names[list(BENCH_KIND_TITLES[kind]).index(level)])
+        computed, n = explorer_value(source, rows, examples)
+        assert f"{100 * computed:.2f}" == text, header
+        assert n == source["n"] == summary["n"]
+    for key, value in BENCH.headline(summary).items():
+        (part,) = link(cell, **BENCH.headline_source(key, summary))  # as the leaderboard does
+        assert explorer_value(part, rows, examples)[0] == pytest.approx(value), key
 
 
 def test_missing_official_file_skips_with_the_setting(tmp_path):

@@ -10,9 +10,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from graded import assert_reads_the_grades, graded
+from graded import assert_reads_the_grades, graded, scorer_agreement
 
+from clineval.benchmarks.mcqa.benchmark import BENCHMARK
 from clineval.benchmarks.mcqa.extract import answer_letter
+from clineval.report.agreement import shares
 
 FIXTURE = "mcqa_graded"
 MINIMUM_OUTPUTS = 40
@@ -40,3 +42,20 @@ def test_fixture_is_complete_and_well_formed() -> None:
 def test_the_reader_reads_what_the_grader_reads() -> None:
     assert_reads_the_grades(_graded(), lambda r: answer_letter(r["output"], r["options"]),
                             DISAGREEMENTS)
+
+
+def test_the_scorer_agrees_with_the_graders_through_clineval_agreement(tmp_path) -> None:
+    """The grades against the scorer's verdicts as ``clineval agreement`` sets them: the set's
+    outputs rescored by the benchmark now, as cells of a run (one per mode), read back and
+    compared by :mod:`clineval.report.agreement`; every grade counts (none stale)."""
+    records = _graded()
+    examples = {r["key"]: {k: r[k] for k in ("question", "options", "answer")} for r in records}
+    rows, _ = BENCHMARK.score({}, [{**e, "id": k} for k, e in examples.items()],
+                              [{"id": r["key"], "output": r["output"]} for r in records])
+    found = scorer_agreement(FIXTURE, "mcqa", {r["id"]: r for r in rows}, examples, tmp_path)
+    assert found.stale == []
+    assert [(s.label, s.agree, s.graded) for s in shares(found.counted, "benchmark")] == [
+        ("Medical MCQA", 45, 45)]
+    assert {s.label: s.graded for s in shares(found.counted, "cell")} == {
+        "smollm2_135m/mcqa/cot": 15, "smollm2_135m/mcqa/one_shot": 15,
+        "smollm2_135m/mcqa/zero_shot": 15}

@@ -23,7 +23,7 @@ from typing import Any
 
 import pytest
 import yaml
-from graded import FIXTURES, assert_agrees_by_batch, graded
+from graded import FIXTURES, assert_agrees_by_batch, graded, scorer_agreement
 
 from clineval.benchmarks.medcalc.extract import (
     Extraction,
@@ -35,6 +35,7 @@ from clineval.benchmarks.medcalc.extract_robust import robust_check
 from clineval.benchmarks.medcalc.loader import read_test_csv
 from clineval.benchmarks.medcalc.scoring import score_row
 from clineval.config.slices import take
+from clineval.report.agreement import shares
 
 FIXTURE = "medcalc_graded"
 FRESH_CONFIG = FIXTURES / "graded_fresh43.yaml"
@@ -189,3 +190,32 @@ def test_the_batches_are_the_slices_the_readme_names() -> None:
     assert batches == {"first200": first, "fresh43": set(fresh)}
     config = yaml.safe_load(FRESH_CONFIG.read_text(encoding="utf-8"))["overrides"]
     assert f"medcalc: {{ids: [{', '.join(fresh)}]}}" in " ".join(config)
+
+
+#: Measured: where the scorer's robust verdict (``score_row`` on the full v1.0 row) is not
+#: the grader's. Row 898 is the reader's pinned miss (DISAGREEMENTS). Rows 1038-1047 (the
+#: gestational-age calculator, "4 weeks, 3 days, and 5 days."): the grader reads (4, 3), and
+#: so does ``extract_robust`` without the question (the reader test above), but the scorer,
+#: which has the question, takes the answer for the question's format example copied
+#: (``not_found``: "the answer is a format example of the question"): unanswered, where the
+#: grade is wrong.
+SCORER_DISAGREEMENTS = {"898": ("wrong", "unanswered"),
+                        **dict.fromkeys(("1038", "1039", "1040", "1042", "1047"),
+                                        ("unanswered", "wrong"))}
+
+
+def test_the_scorer_agrees_with_the_graders_through_clineval_agreement(tmp_path) -> None:
+    """The grades (reading ``robust``) against the scorer's verdicts as ``clineval
+    agreement`` sets them: the graded rows rescored now on v1.0's rows with their full notes,
+    as one cell of a run, read back and compared by :mod:`clineval.report.agreement`."""
+    examples = {str(e["row_number"]): e for e in read_test_csv(_test_csv())}
+    records = _graded()
+    shown = {str(r["row_number"]): examples[str(r["row_number"])] for r in records}
+    rows = {k: score_row(shown[k], r["output"], ("official", "robust"))
+            for k, r in zip(shown, records, strict=True)}
+    found = scorer_agreement(FIXTURE, "medcalc", rows, shown, tmp_path, key="row_number")
+    assert found.stale == []
+    wrong = {c.grade.id: (c.scorer, c.grade.verdict) for c in found.counted if not c.agrees}
+    assert wrong == SCORER_DISAGREEMENTS
+    (share,) = shares(found.counted, "benchmark")
+    assert (share.label, share.agree, share.graded) == ("MedCalc-Bench", 234, 240)

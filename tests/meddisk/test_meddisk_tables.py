@@ -14,7 +14,8 @@ from scipy import stats
 from clineval.benchmarks.meddisk import baselines, calibrate, scoring, tables
 from clineval.benchmarks.meddisk.benchmark import BENCHMARK
 from clineval.cli import main
-from clineval.tables.render import to_csv, to_latex, to_markdown
+from clineval.report.examples import keys
+from clineval.tables.render import link, to_csv, to_latex, to_markdown
 
 TASKS = {"meddisk_zh": {"display_name": "MedDisK (zh)", "data": {"source": "demo",
                                                                  "aspects": ASPECTS}}}
@@ -192,3 +193,68 @@ def test_scoring_inputs_name_the_encoder_setting():
     with pytest.raises(ConfigError, match=r"tasks\.meddisk_zh\.scoring\.encoder"):
         BENCHMARK.scoring_inputs(task(encoder="/nowhere/m3e-base"), "meddisk_zh",
                                   Path("data"))
+
+
+def explorer_mean(source: dict, rows: list[dict]) -> tuple[float, int]:
+    """What the explorer states for a value's link (report/explorer.js, meanText): the mean of
+    the judgements' measure ``of`` over the examples of its part (``by``: the mean of each
+    group's mean), and the n it counts."""
+    groups: dict[str, list[float]] = {}
+    n = 0
+    for row in rows:
+        if any(keys(row).get(k) != v for k, v in (source.get("where") or {}).items()):
+            continue
+        measures = BENCHMARK.reading(row, {}).judgements[0].measures
+        if source["of"] in measures:
+            groups.setdefault(keys(row).get(source["by"], "") if "by" in source else "",
+                              []).append(measures[source["of"]])
+            n += 1
+    return sum(sum(v) / len(v) for v in groups.values()) / len(groups), n
+
+
+def test_each_value_opens_its_aspect_and_the_explorer_recomputes_it(tmp_path):
+    """Every value of Tables 4, the aspects and the tiers links to its examples (an aspect's,
+    or the cell's) with the mean the explorer states, which gives the value shown; Table 5's
+    t links both models' examples of its aspect and says what it is; the leaderboard's
+    headline links carry the same arithmetic."""
+    cells = [{**c, "cell": f"{c['model']}/meddisk_zh/one_shot"} for c in _cells(tmp_path)]
+    rows_of = {c["cell"]: c["rows"] for c in cells}
+    checked = 0
+    for layout in ("meddisk_table4", "meddisk_aspects", "meddisk_tiers"):
+        spec = {"title": "T", "layout": layout, "tasks": ["meddisk_zh"], "modes": ["one_shot"]}
+        table = BENCHMARK.table(spec, cells, TASKS)
+        block = table.blocks[0]
+        for row, sources in zip(block.rows, block.sources, strict=True):
+            for header, text, found in zip(table.columns, row, sources, strict=True):
+                if not found or "measure" not in found[0]:
+                    continue
+                (source,) = found
+                computed, n = explorer_mean(source, rows_of[source["cell"]])
+                scale = 100 if text.endswith("%") else 1
+                assert f"{scale * computed:.{len(text.rstrip('%').split('.')[1])}f}" == \
+                    text.rstrip("%"), (layout, row[0], header)
+                assert n == source["n"]
+                checked += 1
+    # three models: Table 4's three shares and score, 18 aspects and the macro, 9 tier shares
+    assert checked == 3 * (4 + 19 + 9)
+    aspects = BENCHMARK.table({"title": "A", "layout": "meddisk_aspects", "tasks": ["meddisk_zh"],
+                               "modes": ["one_shot"]}, cells, TASKS)
+    assert aspects.blocks[0].sources[0][1][0]["where"] == {"aspect": "patient_population"}
+    assert aspects.blocks[0].sources[0][-1][0]["by"] == "aspect"  # Macro: a mean of means
+    spec = {"title": "T5", "layout": "meddisk_table5", "tasks": ["meddisk_zh"],
+            "modes": ["one_shot"], "rows": True, "metric": "cosine",
+            "pairs": [{"medical": "oracle", "backbone": "swap"}]}
+    table5 = BENCHMARK.table(spec, cells, TASKS)
+    first, second = table5.blocks[0].sources[0][1]
+    assert first["where"] == second["where"] == {"aspect": "patient_population"}
+    assert (first["cell"], second["cell"]) == ("oracle/meddisk_zh/one_shot",
+                                               "swap/meddisk_zh/one_shot")
+    record = table5.records[0]
+    assert first["statistic"].startswith("Welch's t-test (two-sided) of the per-disease "
+                                         "embedding cosine in aspect PP: Oracle (n = ")
+    assert f"mean {record['mean_b']:.4g}" in first["statistic"] and "statistic" not in second
+    assert explorer_mean(first, rows_of[first["cell"]])[0] == pytest.approx(record["mean_a"])
+    summary = cells[2]["summary"]
+    for key, value in BENCHMARK.headline(summary).items():
+        (part,) = link(cells[2], **BENCHMARK.headline_source(key, summary))
+        assert explorer_mean(part, cells[2]["rows"])[0] == pytest.approx(value), key

@@ -16,10 +16,10 @@ from clineval.benchmarks.base.reading import Judgement
 from clineval.benchmarks.medcalc.tables import build_table
 from clineval.io import DataError, write_jsonl
 from clineval.metrics.paired import mcnemar_exact
-from clineval.report.examples import CellFiles, cell_document, pair_document, read_cell
+from clineval.report.examples import CellFiles, cell_document, keys, pair_document, read_cell
 from clineval.report.markdown import parse_table
-from clineval.report.page import render_page
-from clineval.tables.render import to_markdown, to_sources
+from clineval.report.page import render_page, source_href, source_words
+from clineval.tables.render import link, to_markdown, to_sources
 from clineval.workflow.plan.build import build_plan
 from clineval.workflow.plan.jobs import examples as examples_step
 from clineval.workflow.plan.layout import Cell, Plan
@@ -235,6 +235,49 @@ def test_table_values_name_their_cells_and_the_report_links_them() -> None:
     assert '<li id="cells-t-0-10" data-value="50.00 ± 0.10">' in html
     assert 'href="pairs/a/b/medcalc/zero_shot.html"' in html
     assert 'href="examples/index.html"' in html and "may not be shared" in html
+
+
+def test_a_link_carries_its_level_or_aspect_and_the_arithmetic_it_asks_for() -> None:
+    """CliBench's levels and subgroups and MedDisK's aspects travel in the address with the
+    arithmetic the page states; a statistic the page cannot recompute is said in the list."""
+    level = link({"cell": "m/clibench_diagnoses/zero_shot"}, where={"chapter": "11"}, n=6,
+                 measure="f1", level=["chapter", "block"])[0]
+    assert source_href(level) == ("examples/m/clibench_diagnoses/zero_shot.html#chapter=11"
+                                  "&measure=f1&level=chapter%2Cblock")
+    assert source_words(level).endswith(
+        "chapter 11, n = 6 examples, mean of F1 pooled at each of the levels chapter, block")
+    aspect = link({"cell": "m/meddisk_zh/one_shot"}, where={"aspect": "onset_ages"}, n=3,
+                  measure="mean", of="points")[0]
+    assert source_href(aspect) == ("examples/m/meddisk_zh/one_shot.html#aspect=onset_ages"
+                                   "&measure=mean&of=points")
+    macro = link({"cell": "m/meddisk_zh/one_shot"}, measure="mean", of="points", by="aspect")[0]
+    assert source_href(macro).endswith("#measure=mean&of=points&by=aspect")
+    # the parts an example belongs to: its row's fields and subgroups (never the page's state)
+    assert keys({"aspect": "onset_ages", "groups": {"chapter": "11", "page": "2", "race": ""}}
+                ) == {"aspect": "onset_ages", "chapter": "11"}
+    assert "measures" not in Judgement("reading", "right", "1").as_dict()
+    assert Judgement("reading", "scored", "5 points", measures={"points": 5.0}).as_dict()[
+        "measures"] == {"points": 5.0}
+    markdown = "\n".join(["## T", "", "| Aspect | A vs B |", "|:---|---:|", "| PP | -1.20 |", ""])
+    said = {**aspect, "statistic": "Welch's t-test of the per-disease cosine: t = -1.2"}
+    sources = [[[], [said, {**aspect, "cell": "b/meddisk_zh/one_shot"}]]]
+    ident = {"grid": "g", "smoke_models": [], "figures": {}, "examples": None,
+             "tables": [{"table": "t", "section": "meddisk", "title": "T", "caption": "C",
+                         "identity": "0" * 64}]}
+    html = render_page(ident, {"t": parse_table(markdown, Path("t.md"))}, [],
+                       {"version": "0", "commit": None, "identity": "0" * 64}, {"t": sources})
+    item = re.search(r'<li id="cells-t-0-1".*?</li>', html, re.S).group(0)
+    assert "Welch&#x27;s t-test of the per-disease cosine: t = -1.2" in item
+    assert item.count('href="examples/') == 2 and "(mean of points)" in item
+    assert "mean of the" not in item  # a t is no mean of its sources
+    # the leaderboard's links to headline numbers: the part each benchmark names
+    medcalc = {"robust": {"overall": {"n": 55, "correct": 3, "accuracy": 3 / 55}}}
+    assert get_benchmark("medcalc").headline_source("accuracy.robust", medcalc) == {
+        "view": "robust", "n": 55, "right": 3}
+    medeval = {"groups": {"chest": {"accuracy": 0.5, "n": 4}}}
+    assert get_benchmark("medeval").headline_source("groups.chest.accuracy", medeval) == {
+        "where": {"group": "chest"}, "n": 4, "right": 2}
+    assert get_benchmark("clue").headline_source("mednli.score", {}) == {}
 
 
 @pytest.fixture

@@ -65,3 +65,34 @@ def test_a_grade_of_no_output_fails(tmp_path: Path) -> None:
     write_jsonl(folder / "grades.jsonl", [grade("x")])
     with pytest.raises(AssertionError, match="grades of no output"):
         graded("meddisk_graded", root=tmp_path)
+
+
+def test_a_sets_grades_go_through_clineval_agreement_and_turn_stale(tmp_path: Path) -> None:
+    """A set's grades carry its scoring identity (``graded.scoring_identity``): set against
+    its outputs rescored now by ``clineval agreement``'s code they all count; an output
+    changed since it was graded, or a grade of another scoring identity, is stale and not
+    counted."""
+    from graded import FIXTURES, scorer_agreement, scoring_identity
+
+    from clineval.benchmarks import get_benchmark
+    from clineval.report.agreement import shares
+
+    root = tmp_path / "fixtures"
+    (root / "mcqa_graded").mkdir(parents=True)
+    records = [json.loads(t) for t in (FIXTURES / "mcqa_graded/outputs.jsonl").open()][:4]
+    grades = [json.loads(t) for t in (FIXTURES / "mcqa_graded/grades.jsonl").open()][:4]
+    assert {g["scoring"] for g in grades} == {scoring_identity("mcqa")[0]}
+    records[0]["output"] = "B"  # changed since it was graded
+    grades[1]["scoring"] = "mcqa scoring 2"  # graded under another scoring identity
+    write_jsonl(root / "mcqa_graded/outputs.jsonl", records)
+    write_jsonl(root / "mcqa_graded/grades.jsonl", grades)
+    examples = {r["key"]: {k: r[k] for k in ("question", "options", "answer")} for r in records}
+    rows, _ = get_benchmark("mcqa").score({}, [{**e, "id": k} for k, e in examples.items()],
+                                          [{"id": r["key"], "output": r["output"]}
+                                           for r in records])
+    found = scorer_agreement("mcqa_graded", "mcqa", {r["id"]: r for r in rows}, examples,
+                             tmp_path / "work", root=root)
+    assert [(g.id, why.split(" (")[0]) for g, why in found.stale] == [
+        (records[0]["key"], "the output changed since it was graded"),
+        (records[1]["key"], "scoring identity changed")]
+    assert [(s.agree, s.graded) for s in shares(found.counted, "benchmark")] == [(2, 2)]

@@ -105,6 +105,15 @@ def test_leaderboard_columns_ranks_and_run_on():
     assert rows["M2"] == ["25.00", "–", "2.00", "0.0", "medcalc (1 task)"]
     assert rows["BASE"] == ["–", "20.00", "2.00", "0.0", "clue (2 tasks)"]
     assert to_csv(table).splitlines()[1] == "m1,Calc,zs,accuracy.official,50.000000,,,1.0"
+    # each value links the examples its benchmark names behind the headline number
+    # (Benchmark.headline_source); without them, the reading the metric names
+    parts = {"m1/calc/zs": {"accuracy.official": {"view": "official", "n": 4, "right": 2}}}
+    linked = build_leaderboard(spec, cells, headlines, {"calc": "medcalc", "c1": "clue",
+                                                        "c2": "clue"}, {}, 0.95, parts)
+    first = linked.blocks[0].sources[0]
+    assert first[1] == [{"cell": "m1/calc/zs", "view": "official", "n": 4, "right": 2,
+                         "value": "50.0000", "label": "m1/calc/zs: accuracy.official"}]
+    assert [s["view"] for s in first[2]] == ["score", "score"]
 
 
 def test_leaderboard_interval_averages_each_replicate_of_the_columns_cells():

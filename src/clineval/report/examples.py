@@ -30,8 +30,22 @@ FINISH_FLAGS = ("cut", "loop")
 NOT_KNOWN = "not known"
 
 #: Score row fields a table's value may cover part of a cell by (a link's ``where``): each
-#: example carries those its row holds as ``keys``, which the page filters on.
-KEYS = ("category", "group", "domain")
+#: example carries those its row holds as ``keys``, which the page filters on; so does each
+#: entry of its row's ``groups`` (CliBench's subgroups: ``chapter``, ``gender``, ...) whose
+#: name is none of the page's own state (:data:`STATE`).
+KEYS = ("category", "group", "domain", "aspect")
+#: The names the page's address uses for its own state (docs/report.md, Addresses).
+STATE = ("view", "measure", "level", "of", "by", "verdict", "only", "q", "prefix", "page", "id")
+
+
+def keys(row: Record) -> dict[str, str]:
+    """The parts of a cell an example belongs to (:data:`KEYS`, its row's ``groups``)."""
+    found = {k: str(row[k]) for k in KEYS if row.get(k) not in (None, "")}
+    groups = row.get("groups")
+    if isinstance(groups, Mapping):
+        found.update({str(k): str(v) for k, v in groups.items()
+                      if v not in (None, "") and k not in STATE and k not in found})
+    return found
 
 
 @dataclass(frozen=True)
@@ -150,7 +164,7 @@ def cell_document(cell: Cell, prompts: bool) -> Record:
         examples.append({"id": str(row["id"]), "gold": reading.gold,
                          "details": [list(d) for d in reading.details], "sides": [side],
                          "tags": _tags(side, views),
-                         "keys": {k: str(row[k]) for k in KEYS if row.get(k) not in (None, "")}})
+                         "keys": keys(row)})
     return {"views": views, "texts": texts.items if texts else [], "examples": examples,
             "counts": counts(examples, views), "left_out": cell.left_out}
 

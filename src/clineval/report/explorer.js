@@ -24,7 +24,9 @@ function view() { return viewSelect ? viewSelect.value : data.views[0]; }
 // now applied: {field: value}, from the URL.
 const keyNames = new Set(data.examples.flatMap(ex => Object.keys(ex.keys || {})));
 let where = {};
-let measure = null;
+// The arithmetic a link asks for (docs/report.md, Addresses): measure (share; precision,
+// recall or f1 pooled at the levels named; mean of a measure, by a key's groups).
+let measure = null, level = null, of = null, by = null;
 let target = null;
 const prefixBox = prefixOption();
 function prefixOption() {
@@ -147,6 +149,7 @@ function readState() {
   where = {};
   for (const [key, value] of params) if (keyNames.has(key)) where[key] = value;
   measure = params.get('measure');
+  level = params.get('level'); of = params.get('of'); by = params.get('by');
   page = Math.max(0, (parseInt(params.get('page'), 10) || 1) - 1);
   target = params.get('id');
   if (target !== null) showTarget();
@@ -166,6 +169,9 @@ function writeState() {
   if (viewSelect && view() !== data.views[0]) params.set('view', view());
   for (const [key, value] of Object.entries(where)) params.set(key, value);
   if (measure) params.set('measure', measure);
+  for (const [name, value] of [['level', level], ['of', of], ['by', by]]) {
+    if (measure && value) params.set(name, value);
+  }
   for (const group of config.groups) {
     const mine = boxes.filter(b => b.dataset.group === group.name);
     if (mine.some(b => b.checked !== defaults(b))) {
@@ -195,6 +201,74 @@ function permalink(ex) {
 const arithmetic = el('p', 'arithmetic');
 arithmetic.id = 'arithmetic';
 if (pagers.length) pagers[0].before(arithmetic);
+// An example's measures under a reading (its judgement of that name, else its first).
+function measuresOf(ex, v) {
+  const judgements = ex.sides[0].judgements;
+  return (judgements.find(j => j.name === v) || judgements[0]).measures || null;
+}
+const ratio = (a, b) => b ? a / b : 0;
+const fixed = x => x.toFixed(4);
+// Precision, recall or F1 pooled at each level named (CliBench): the examples' true
+// positives, predicted and gold codes summed per level, then the plain mean over the levels.
+function pooledText(chosen, v) {
+  const levels = (level || '').split(',').filter(Boolean);
+  const counted = chosen.filter(ex => {
+    const m = measuresOf(ex, v);
+    return m && levels.length && levels.every(l => ('tp.' + l) in m);
+  });
+  const sums = {}, values = [], texts = [];
+  for (const l of levels) {
+    const s = {tp: 0, predicted: 0, gold: 0};
+    for (const ex of counted) {
+      const m = measuresOf(ex, v);
+      for (const k of Object.keys(s)) s[k] += m[k + '.' + l];
+    }
+    const p = ratio(s.tp, s.predicted), r = ratio(s.tp, s.gold);
+    const value = {precision: p, recall: r, f1: ratio(2 * p * r, p + r)}[measure];
+    sums[l] = s; values.push(value);
+    texts.push(`${l}: true positives ${s.tp} of ${s.predicted} predicted, ${s.gold} gold → ` +
+      `P ${fixed(p)}, R ${fixed(r)}, F1 ${fixed(ratio(2 * p * r, p + r))}`);
+  }
+  arithmetic.dataset.n = String(counted.length);
+  arithmetic.dataset.sums = JSON.stringify(sums);
+  const name = measure === 'f1' ? 'F1' : measure;
+  const mean = values.reduce((a, b) => a + b, 0) / (values.length || 1);
+  arithmetic.dataset.value = String(mean);
+  const each = texts.join('; ');
+  return `n = ${counted.length} examples; ${name} pooled over them at ` +
+    (levels.length === 1 ? `level ${each} → ${name} ${fixed(mean)}` :
+     `each level (${each}); mean of the ${levels.length} levels' ${name} = ${fixed(mean)}`);
+}
+// A measure in words (MedDisK's: clineval.benchmarks.meddisk.reading.measures).
+const TIER_WORDS = {cw: 'completely wrong', pc: 'partially correct', bc: 'basically correct'};
+function measureWords(name) {
+  if (name === 'points') return 'points (0-10)';
+  if (TIER_WORDS[name]) return `the share of the metrics rated ${TIER_WORDS[name]}`;
+  const [metric, tier] = name.split('.');
+  if (TIER_WORDS[tier]) return `${metric} rated ${TIER_WORDS[tier]} (1 or 0)`;
+  return `${name} similarity`;
+}
+// The mean of a measure over the examples (by: the mean of each group's mean).
+function meanText(chosen, v) {
+  const counted = chosen.filter(ex => { const m = measuresOf(ex, v); return m && of in m; });
+  const sums = {};
+  for (const ex of counted) {
+    const group = by ? ((ex.keys || {})[by] || '') : '';
+    const s = sums[group] = sums[group] || {sum: 0, n: 0};
+    s.sum += measuresOf(ex, v)[of]; s.n += 1;
+  }
+  const groups = Object.keys(sums);
+  const means = groups.map(g => sums[g].sum / sums[g].n);
+  const mean = means.reduce((a, b) => a + b, 0) / (means.length || 1);
+  arithmetic.dataset.n = String(counted.length);
+  arithmetic.dataset.sums = JSON.stringify(sums);
+  arithmetic.dataset.value = String(mean);
+  const one = s => `sum ${+s.sum.toFixed(4)} / ${s.n} = ${fixed(s.sum / s.n)}`;
+  const what = measureWords(of);
+  if (!by) return `mean of ${what} over n = ${counted.length} examples: ${one(sums[''] || {sum: 0, n: 0})}`;
+  return `mean of ${what} in each ${by} (${groups.map(g => `${g}: ${one(sums[g])}`).join('; ')}); ` +
+    `mean of the ${groups.length} means = ${fixed(mean)} (n = ${counted.length} examples)`;
+}
 function arithmeticText() {
   const v = view();
   const chosen = data.examples.filter(inWhere);
@@ -207,10 +281,15 @@ function arithmeticText() {
   arithmetic.dataset.right = String(right);
   arithmetic.dataset.view = v;
   arithmetic.dataset.where = JSON.stringify(where);
+  delete arithmetic.dataset.sums; delete arithmetic.dataset.value;
   if (data.tests !== undefined) {  // a pair page: its examples differ; no value of the tables
     arithmetic.textContent = head + `n = ${n} examples where the outcomes differ`;
   } else if (!n) {
     arithmetic.textContent = head + 'n = 0 examples';
+  } else if (['precision', 'recall', 'f1'].includes(measure)) {
+    arithmetic.textContent = head + pooledText(chosen, v);
+  } else if (measure === 'mean' && of) {
+    arithmetic.textContent = head + meanText(chosen, v);
   } else if (scored) {
     arithmetic.textContent = head + `n = ${n} examples, ${scored} graded on a scale ` +
       '(the value is computed from each one\'s score)';

@@ -25,7 +25,7 @@ from clineval.report import explorer
 from clineval.report.grades import output_sha256
 
 #: The explorer's page layout and data: bump when a page shows anything anew.
-EXAMPLES_VERSION = "4"
+EXAMPLES_VERSION = "5"  # 5: measures for CliBench levels and MedDisK aspects
 
 
 @dataclass(frozen=True)

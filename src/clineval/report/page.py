@@ -112,21 +112,43 @@ def source_of(found: Source) -> Mapping[str, Any]:
     return {"cell": found} if isinstance(found, str) else found
 
 
+#: The link fields that name the arithmetic the explorer states, in the address's order.
+MEASURE_FIELDS = ("measure", "level", "of", "by")
+
+
 def source_href(found: Source) -> str:
     """The explorer's page of the source's cell, at its reading and examples: the fragment
-    (``#view=robust&category=lab&measure=share``) is what the page applies on load; ``measure``:
-    the page states the value as the share of right examples."""
+    (``#view=robust&category=lab&measure=share``) is what the page applies on load;
+    ``measure``: the arithmetic the page states (the share of right examples, a CliBench
+    level's pooled F1, the mean of a measure; :func:`clineval.tables.render.link`)."""
     entry = source_of(found)
     state = [("view", entry["view"])] if entry.get("view") else []
     state += sorted((entry.get("where") or {}).items())
-    if entry.get("right") is not None:
+    if entry.get("measure"):
+        state += [(key, entry[key]) for key in MEASURE_FIELDS if entry.get(key)]
+    elif entry.get("right") is not None:
         state.append(("measure", "share"))  # the value is the share of right examples
     fragment = urlencode(state, quote_via=quote)
     return f"{EXAMPLES}/{entry['cell']}.html" + (f"#{fragment}" if fragment else "")
 
 
+def measure_words(entry: Mapping[str, Any]) -> str:
+    """The arithmetic a source's ``measure`` names, in words ("" for none)."""
+    measure = entry.get("measure")
+    if measure in ("precision", "recall", "f1"):
+        levels = str(entry.get("level", "")).split(",")
+        name = {"f1": "F1"}.get(measure, measure)
+        return (f"{name} pooled at level {levels[0]}" if len(levels) == 1
+                else f"mean of {name} pooled at each of the levels {', '.join(levels)}")
+    if measure == "mean":
+        by = f", the mean of each {entry['by']}'s mean" if entry.get("by") else ""
+        return f"mean of {entry.get('of')}{by}"
+    return ""
+
+
 def source_words(found: Source) -> str:
-    """A source in words: its cell, reading and examples, their n and right ones."""
+    """A source in words: its cell, reading and examples, their n and right ones, and the
+    arithmetic its measure names."""
     entry = source_of(found)
     parts = [entry["cell"]]
     if entry.get("view"):
@@ -136,6 +158,8 @@ def source_words(found: Source) -> str:
         parts.append(f"right {entry['right']} of n = {entry['n']} examples")
     elif entry.get("n") is not None:
         parts.append(f"n = {entry['n']} examples")
+    if measure_words(entry):
+        parts.append(measure_words(entry))
     return ", ".join(parts)
 
 
@@ -318,9 +342,12 @@ def _combined(entry: Mapping[str, Any], table: MarkdownTable,
                     + (f" = {escape(e['value'])}" if "value" in e else "")
                     + (f" ({escape(str(e['group']))})" if "group" in e else "")
                     + (f" (n = {e['n']})" if e.get("n") is not None else "")
+                    + (f" ({escape(measure_words(e))})" if measure_words(e) else "")
                     for e in entries)
-                arithmetic = (f'; <span class="arithmetic">{escape(mean_words(entries))}</span>'
-                              if all("value" in e for e in entries) else "")
+                said = next((e["statistic"] for e in entries if e.get("statistic")), None)
+                arithmetic = (f'; <span class="arithmetic">{escape(said)}</span>' if said
+                              else f'; <span class="arithmetic">{escape(mean_words(entries))}'
+                              "</span>" if all("value" in e for e in entries) else "")
                 items.append(f'<li id="{escape(cell_anchor(entry["table"], i, j))}" '
                              f'data-value="{escape(row.cells[j])}">'
                              f"{escape(entry['title'])}: {escape(row.cells[0])}, "

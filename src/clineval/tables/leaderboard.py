@@ -38,18 +38,28 @@ def _entries(column: Mapping[str, Any], cells: Sequence[Record],
 
 
 def _links(column: Mapping[str, Any], cells: Sequence[Record],
-           headlines: Mapping[str, Mapping[str, float | None]], decimals: int) -> list[Record]:
+           headlines: Mapping[str, Mapping[str, float | None]], decimals: int,
+           parts: Mapping[str, Mapping[str, Record]]) -> list[Record]:
     """The sources of a column's value: each headline number it averages, scaled, with its
-    cell, its n and the reading its metric names (``accuracy.robust``: ``robust``)."""
+    cell, its n and the examples behind it (``parts``: per cell and headline metric, the link
+    fields its benchmark gives, :meth:`clineval.benchmarks.base.Benchmark.headline_source`;
+    without them the reading its metric names, ``accuracy.robust``: ``robust``)."""
     sizes = {c["cell"]: (c.get("summary") or {}).get("n") for c in cells}
     found = []
     for cell, key in _entries(column, cells, headlines):
         value = headlines[cell][key]
         n = sizes.get(cell)
-        found += link({"cell": cell}, key.rsplit(".", 1)[-1] if "." in key else None, None,
-                      n if isinstance(n, int) else None, None,
-                      fmt(float(column.get("scale", 1)) * value, decimals + 2)
-                      if value is not None else None, f"{cell}: {key}")
+        shown = (fmt(float(column.get("scale", 1)) * value, decimals + 2)
+                 if value is not None else None)
+        part = parts.get(cell, {}).get(key)
+        if part:
+            found += link({"cell": cell}, part.get("view"), part.get("where"),
+                          part.get("n", n if isinstance(n, int) else None), part.get("right"),
+                          shown, f"{cell}: {key}", measure=part.get("measure"),
+                          level=part.get("level", ()), of=part.get("of"), by=part.get("by"))
+        else:
+            found += link({"cell": cell}, key.rsplit(".", 1)[-1] if "." in key else None, None,
+                          n if isinstance(n, int) else None, None, shown, f"{cell}: {key}")
     return found
 
 
@@ -186,11 +196,13 @@ def build_leaderboard(spec: Mapping[str, Any], cells: Sequence[Record],
                       headlines: Mapping[str, Mapping[str, float | None]],
                       benchmarks: Mapping[str, str],
                       draws: Mapping[str, Mapping[str, Sequence[float | None]]],
-                      level: float) -> Table:
+                      level: float,
+                      parts: Mapping[str, Mapping[str, Record]] | None = None) -> Table:
     """The leaderboard of ``cells`` (with model display fields); ``benchmarks``: task ->
     benchmark, for the "run on" column; ``draws``: each cell's bootstrap replicates per headline
     metric, for the columns' intervals at ``level`` (shown when ``uncertainty`` is ``ci`` or
-    ``both``; always in the CSV)."""
+    ``both``; always in the CSV); ``parts``: per cell and headline metric, the examples behind
+    it, which its value's link carries (:func:`_links`)."""
     decimals = int(spec.get("decimals", 2))
     shown = spec.get("uncertainty", "se") in ("ci", "both")
     columns = list(spec["columns"])
@@ -226,7 +238,7 @@ def build_leaderboard(spec: Mapping[str, Any], cells: Sequence[Record],
         rows.append([name, *(number(model, c["label"]) for c in columns),
                      fmt(mean_rank, 2), fmt(None if wins[model] is None else 100 * wins[model], 1),
                      where])
-        sources.append([[], *(_links(c, by_model[model], headlines, decimals)
+        sources.append([[], *(_links(c, by_model[model], headlines, decimals, parts or {})
                               if c["label"] in values[model] else [] for c in columns),
                         [], [], []])
         records.extend(_records(model, columns, values[model], bounds[model], column_ranks,

@@ -13,6 +13,7 @@ import csv
 import io
 import json
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -36,16 +37,24 @@ def source(cell: dict[str, Any]) -> list[str]:
 
 def link(cell: dict[str, Any], view: str | None = None, where: dict[str, str] | None = None,
          n: int | None = None, right: int | None = None, value: str | None = None,
-         label: str | None = None) -> list[dict[str, Any]]:
+         label: str | None = None, *, measure: str | None = None,
+         level: Sequence[str] = (), of: str | None = None, by: str | None = None,
+         statistic: str | None = None) -> list[dict[str, Any]]:
     """The source of a value of part of one cell: its path, the reading (``view``) and the
     examples (``where``: row field -> value, as a category or a domain group) it covers, and
     what the explorer shows of it: its ``n`` examples, of which ``right`` right (an accuracy),
-    and, for a value several make up, this one's ``value`` and ``label``. None where the cell
-    has no path."""
+    and, for a value several make up, this one's ``value`` and ``label``. ``measure`` names
+    the arithmetic the explorer states of the examples' measures
+    (:class:`clineval.benchmarks.base.reading.Judgement`): ``precision``, ``recall`` or
+    ``f1`` pooled at each CliBench level ``level`` names (their plain mean where several), or
+    ``mean`` of the measure ``of`` (the mean of each ``by`` group's mean where ``by`` names a
+    key); ``statistic`` says in words what a value the explorer cannot recompute (a test's
+    t) is computed from these examples. None where the cell has no path."""
     if not cell.get("cell"):
         return []
     found = {"cell": cell["cell"], "view": view, "where": where or None, "n": n,
-             "right": right, "value": value, "label": label}
+             "right": right, "value": value, "label": label, "measure": measure,
+             "level": ",".join(level) or None, "of": of, "by": by, "statistic": statistic}
     return [{key: v for key, v in found.items() if v is not None}]
 
 

@@ -248,6 +248,12 @@ class Benchmark(Prompting, Protocol):
     def headline(self, summary: Record) -> dict[str, float | None]:
         """A cell's headline numbers (DVC metrics), named ``<metric>`` or ``<part>.<metric>``."""
 
+    def headline_source(self, key: str, summary: Record) -> Record:
+        """The examples behind headline number ``key`` of a cell with ``summary``, as the
+        fields of :func:`clineval.tables.render.link` (``view``, ``where``, ``n``, ``right``,
+        ``measure``, ``level``, ``of``, ``by``) that the leaderboard's link carries; {}: the
+        whole cell (:class:`~clineval.benchmarks.base.standard.StandardBenchmark`'s default)."""
+
     def summarize_rows(self, task: Record, rows: list[Record]) -> Record:
         """The cell summary recomputed from per-example score ``rows`` (all of a cell's scored
         rows, a subset or a bootstrap resample; duplicates count as often as they occur).

@@ -33,8 +33,10 @@ VERDICTS = ("right", "wrong", "unanswered", "scored")
 class Judgement:
     """One reading of an output: its ``verdict``, the ``score`` shown for people, what was
     ``read`` (the extracted answer, prediction or codes; "" for nothing), the ``rule`` or
-    status that decided, and ``details`` (label, text) such as mapped codes with their
-    similarity, tiers and points."""
+    status that decided, ``details`` (label, text) such as mapped codes with their
+    similarity, tiers and points, and ``measures``: numbers of the example that the explorer
+    sums or averages to state a table value's arithmetic (CliBench's true positives per
+    level, MedDisK's points)."""
 
     name: str
     verdict: str
@@ -42,14 +44,17 @@ class Judgement:
     read: str = ""
     rule: str = ""
     details: tuple[tuple[str, str], ...] = ()
+    measures: Mapping[str, float] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         if self.verdict not in VERDICTS:
             raise ValueError(f"verdict {self.verdict!r}; use one of {', '.join(VERDICTS)}")
 
     def as_dict(self) -> Record:
-        return {"name": self.name, "verdict": self.verdict, "score": self.score,
-                "read": self.read, "rule": self.rule, "details": [list(d) for d in self.details]}
+        found = {"name": self.name, "verdict": self.verdict, "score": self.score,
+                 "read": self.read, "rule": self.rule,
+                 "details": [list(d) for d in self.details]}
+        return {**found, "measures": dict(self.measures)} if self.measures else found
 
 
 @dataclass(frozen=True)
@@ -113,7 +118,7 @@ def with_literal(row: Record, judge: Callable[[Record], Judgement]) -> tuple[Jud
         return (shown,)
     literal = judge({**row, **row["literal"]})
     return shown, Judgement("literal", literal.verdict, literal.score, literal.read,
-                            literal.rule, literal.details)
+                            literal.rule, literal.details, literal.measures)
 
 
 def first(mapping: Mapping[str, Any], *keys: str) -> Any:

@@ -89,6 +89,10 @@ class StandardScoring(DeclaredAggregates):
     def headline(self, summary: Record) -> dict[str, float | None]:
         return dict(summary["metrics"])
 
+    def headline_source(self, key: str, summary: Record) -> Record:
+        """The whole cell: a headline number's link names no part of it."""
+        return {}
+
     def outcomes(self, task: Record, rows: list[Record]) -> dict[str, dict[str, int]]:
         """Each declared accuracy's 0/1 outcome per example (its row field)."""
         return {name: {row["id"]: int(bool(row[key])) for row in rows}

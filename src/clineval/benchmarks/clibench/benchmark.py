@@ -238,6 +238,16 @@ class CliBenchBenchmark(StandardBenchmark):
             values[f"average.{metric}"] = summary["average"][metric]
         return values
 
+    def headline_source(self, key: str, summary: Record) -> Record:
+        """``<level>.<metric>``: the metric pooled at that level; ``average.<metric>``: at
+        every level, then their mean (the explorer states both from the rows' counts)."""
+        where, _, metric = key.rpartition(".")
+        names = [lv["name"] for lv in summary.get("levels") or []]
+        if metric not in ("precision", "recall", "f1") or where not in (*names, "average"):
+            return {}
+        return {"n": summary.get("n"), "measure": metric,
+                "level": names if where == "average" else [where]}
+
     def reading(self, row: Record, example: Record) -> Reading:
         return row_reading(row, example)
 

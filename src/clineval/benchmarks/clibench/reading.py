@@ -32,7 +32,17 @@ def _item(item: Record) -> str:
     return f"{text(item.get('text'))} → {codes} ({how}){invalid}"
 
 
-def _judge(titles: Sequence[str]):
+def measures(counts: Sequence[Sequence[int]], names: Sequence[str]) -> dict[str, float]:
+    """Per level (``names``, in order): the row's true positives, predicted and gold codes, as
+    ``tp.<level>``, ``predicted.<level>`` and ``gold.<level>`` (the explorer pools them into a
+    level's micro P/R/F1, as the cell's summary does); none where the names do not fit."""
+    if len(names) != len(counts):
+        return {}
+    return {f"{what}.{name}": count[i] for name, count in zip(names, counts, strict=True)
+            for i, what in enumerate(("tp", "predicted", "gold"))}
+
+
+def _judge(titles: Sequence[str], level_names: Sequence[str] = ()):
     def judge(fields: Record) -> Judgement:
         counts = fields.get("counts")
         codes = fields.get("codes") or []
@@ -52,13 +62,16 @@ def _judge(titles: Sequence[str]):
         else:
             verdict = "scored"
         return Judgement("reading", verdict, score, text(codes), "",
-                         tuple(("item", _item(i)) for i in fields.get("items") or []))
+                         tuple(("item", _item(i)) for i in fields.get("items") or []),
+                         measures(counts, level_names))
     return judge
 
 
 def reading(row: Record, example: Record) -> Reading:
     """The gold codes and the row's judgement (the literal reading's where it differs)."""
     kind = example.get("task")
-    titles = kinds.kind(kind).level_titles if kind in kinds.KINDS else ()
-    return Reading(text(row.get("gold", example.get("gold"))), with_literal(row, _judge(titles)),
+    found = kinds.kind(kind) if kind in kinds.KINDS else None
+    titles, names = (found.level_titles, found.level_names) if found else ((), ())
+    return Reading(text(row.get("gold", example.get("gold"))),
+                   with_literal(row, _judge(titles, names)),
                    present((("task", kind),)))

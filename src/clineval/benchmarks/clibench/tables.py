@@ -15,7 +15,7 @@ from clineval.errors import ConfigError
 from clineval.io import Record
 from clineval.metrics import hierarchical
 from clineval.tables.format import SMOKE_MARK, fmt, smoke_note
-from clineval.tables.render import Block, Table, link, source
+from clineval.tables.render import Block, Table, link
 
 from . import kinds
 from .settings import TABLES, Breakdown
@@ -71,6 +71,16 @@ def _value(cell: Record | None, level: str | int, metric: str) -> float | None:
     return cell["summary"]["levels"][level][metric]
 
 
+def _link(cell: Record, level: str | int, metric: str, where: dict[str, str] | None = None,
+          n: int | None = None) -> list[Record]:
+    """The source of a value: the cell's admissions (``where``: a subgroup's, ``n`` of them),
+    the metric pooled at its level (``avg``: at every level, then their mean), as the
+    explorer states it."""
+    names = [lv["name"] for lv in cell["summary"]["levels"]]
+    return link(cell, None, where, cell["summary"].get("n") if where is None else n,
+                measure=metric, level=names if level == "avg" else [names[int(level)]])
+
+
 def build_table(spec: Record, cells: list[Record], notes: list[str]) -> Table:
     layout = spec["layout"]
     if layout == "clibench_breakdown":
@@ -84,8 +94,8 @@ def build_table(spec: Record, cells: list[Record], notes: list[str]) -> Table:
         for model in dict.fromkeys(c["model"] for c in in_mode):
             mine = {c["summary"]["task"]: c for c in in_mode if c["model"] == model}
             row = [_name(next(iter(mine.values())), smoke)]
-            sources.append([[], *(link(mine[kind], n=mine[kind]["summary"].get("n"))
-                                  if kind in mine else [] for _, kind, _, _ in columns)])
+            sources.append([[], *(_link(mine[kind], level, metric) if kind in mine else []
+                                  for _, kind, level, metric in columns)])
             for header, kind, level, metric in columns:
                 value = _value(mine.get(kind), level, metric)
                 row.append("–" if kind not in mine else fmt(None if value is None
@@ -118,7 +128,7 @@ def breakdown_table(spec: Record, cells: list[Record], notes: list[str]) -> Tabl
             if cell.get("rows") is None:
                 raise ConfigError("the clibench_breakdown layout needs rows: true in its spec")
             names = [lv["name"] for lv in cell["summary"]["levels"]]
-            row = [_name(cell, smoke)]
+            row, origin = [_name(cell, smoke)], [[]]
             for value in values:
                 counts = [[hierarchical.Counts(*c) for c in r["counts"]] for r in cell["rows"]
                           if r["counts"] is not None
@@ -126,11 +136,13 @@ def breakdown_table(spec: Record, cells: list[Record], notes: list[str]) -> Tabl
                 score = hierarchical.pooled(names, counts) if counts else None
                 f1 = None if score is None else score.average.f1
                 row.append("–" if score is None else fmt(100 * f1, decimals))
+                origin.append([] if score is None
+                              else _link(cell, "avg", "f1", {group: value}, len(counts)))
                 records.append({"mode": mode, "model": cell["model"], "group": group,
                                 "value_of_group": value, "n": len(counts),
                                 "avg_f1": "" if f1 is None else f"{100 * f1:.4f}"})
             rows.append(row)
-            sources.append([[], *(source(cell) if text != "–" else [] for text in row[1:])])
+            sources.append(origin)
         blocks.append(Block(MODE_TITLES.get(mode, mode), rows, sources))
     table_notes = [f"Average F1 over levels (0-100) within each {group} group, {kind}.", *notes]
     if smoke:

@@ -220,6 +220,14 @@ class MedCalcBenchmark(StandardBenchmark):
             if isinstance(part, dict) and "overall" in part
         }
 
+    def headline_source(self, key: str, summary: Record) -> Record:
+        """``accuracy.<setting>``: that reading's right examples of the cell's n."""
+        setting = key.removeprefix("accuracy.")
+        overall = (summary.get(setting) or {}).get("overall") or {}
+        if not key.startswith("accuracy.") or "n" not in overall:
+            return {}
+        return {"view": setting, "n": overall["n"], "right": overall["correct"]}
+
     def reading(self, row: Record, example: Record) -> Reading:
         return row_reading(row, example)
 

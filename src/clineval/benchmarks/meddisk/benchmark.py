@@ -104,6 +104,16 @@ class MedDisKBenchmark(StandardBenchmark):
         return {"score": summary["score"], "macro_score": summary["macro_score"],
                 **{f"share.{t}": v for t, v in summary["shares"].items()}}
 
+    def headline_source(self, key: str, summary: Record) -> Record:
+        """The score: the mean of the examples' points; the macro score: the mean of each
+        aspect's mean; ``share.<tier>``: the mean of each example's share of metrics in it."""
+        of = {"score": ("points", None), "macro_score": ("points", "aspect")}.get(
+            key, (key.removeprefix("share."), None) if key.startswith("share.") else None)
+        if of is None:
+            return {}
+        return {"n": summary.get("n"), "measure": "mean", "of": of[0],
+                **({"by": of[1]} if of[1] else {})}
+
     def reading(self, row: Record, example: Record) -> Reading:
         return row_reading(row, example)
 

@@ -23,6 +23,21 @@ TIER_NAMES = dict(zip(range(3), ("completely wrong", "partially correct", "basic
                       strict=True))
 
 
+def measures(fields: Record) -> dict[str, float]:
+    """What the explorer averages for a table's value: the ``points`` (0-10), each tier's
+    share of the metrics (``cw``, ``pc``, ``bc``: the cell's shares average them) and, per
+    metric, its similarity (``cosine``) and whether it falls in each tier (``cosine.cw``)."""
+    tiers = fields.get("tier") or {}
+    similarity = fields.get("similarity") or {}
+    found: dict[str, float] = {"points": float(fields.get("points") or 0.0)}
+    for i, name in enumerate(TIERS):
+        if tiers:
+            found[name] = sum(t == i for t in tiers.values()) / len(tiers)
+        found.update({f"{metric}.{name}": float(tiers[metric] == i) for metric in tiers})
+    found.update({metric: float(v) for metric, v in similarity.items() if v is not None})
+    return found
+
+
 def _judge(fields: Record) -> Judgement:
     points = float(fields.get("points") or 0.0)
     tiers = fields.get("tier") or {}
@@ -44,7 +59,7 @@ def _judge(fields: Record) -> Judgement:
     prediction = fields.get("prediction")
     return Judgement("reading", verdict, f"{number(points)} points",
                      "none" if prediction is None and not fields.get("unanswered")
-                     else text(prediction), rule, details)
+                     else text(prediction), rule, details, measures(fields))
 
 
 def reading(row: Record, example: Record) -> Reading:

@@ -15,9 +15,9 @@ from clineval.benchmarks.base.settings import read_own
 from clineval.benchmarks.meddisk.aspects import registry
 from clineval.benchmarks.meddisk.settings import Aspects, Table4, Table5
 from clineval.io import Record
-from clineval.metrics.significance import adjust, welch
+from clineval.metrics.significance import TTest, adjust, welch
 from clineval.tables.format import SMOKE_MARK, fmt, smoke_note
-from clineval.tables.render import Block, Table, link, source
+from clineval.tables.render import Block, Table, link
 
 MODE_TITLES = {"one_shot": "five demonstrations (the paper's setting)",
                "zero_shot": "no demonstrations (not the paper's setting)"}
@@ -29,10 +29,15 @@ def _name(cell: Record) -> str:
     return cell["display_name"] + (SMOKE_MARK if cell["smoke"] else "")
 
 
-def _row_sources(cell: Record, row: list[str]) -> list[list[str]]:
-    """A row of one cell: its values (after the model's name) come from that cell."""
-    return [[], *(link(cell, n=(cell.get("summary") or {}).get("n")) if text != "–" else []
-                  for text in row[1:])]
+def _mean_link(cell: Record, of: str, aspect: str | None = None, n: int | None = None,
+               by: str | None = None) -> list[Record]:
+    """The source of a value that is the mean of a measure ``of`` its examples (the cell's,
+    or one ``aspect``'s, ``n`` of them; ``by``: the mean of each group's mean), as the
+    explorer states it (:func:`clineval.benchmarks.meddisk.reading.measures`)."""
+    if n is None:
+        n = (cell.get("summary") or {}).get("n")
+    return link(cell, None, {"aspect": aspect} if aspect else None, n, measure="mean", of=of,
+                by=by)
 
 
 def _blocks(spec: Record, cells: list[Record], tasks: dict[str, Record]):
@@ -81,7 +86,11 @@ def table4(spec: Record, cells: list[Record], tasks: dict[str, Record]) -> Table
             rows.append([_name(cell), kind, *(fmt(100 * share[t], 1) + "%" for t in
                                                ("cw", "pc", "bc")),
                          fmt(summary["score"], decimals), str(summary["level"])])
-            sources.append(_row_sources(cell, rows[-1]))
+            # the tier shares and the score: means over the examples; the level follows
+            # from the score by cut-offs: the whole cell, with its n
+            sources.append([[], [], *(_mean_link(cell, t) for t in ("cw", "pc", "bc")),
+                            _mean_link(cell, "points"),
+                            link(cell, n=summary["n"])])
             records.append({"task": task, "mode": mode, "model": cell["model"], "type": kind,
                             "n": summary["n"], "cw": share["cw"], "pc": share["pc"],
                             "bc": share["bc"], "score": summary["score"],
@@ -112,7 +121,9 @@ def aspects_table(spec: Record, cells: list[Record], tasks: dict[str, Record]) -
             rows.append([_name(cell), *(fmt(v, decimals) if v is not None else "–"
                                         for v in values),
                          fmt(cell["summary"]["macro_score"], decimals)])
-            sources.append(_row_sources(cell, rows[-1]))
+            sources.append([[], *(_mean_link(cell, "points", k, per[k]["n"]) if k in per
+                                  else [] for k, _ in order),
+                            _mean_link(cell, "points", by="aspect")])
             records.extend({"task": task, "mode": mode, "model": cell["model"], "aspect": k,
                             "n": per[k]["n"] if k in per else 0, "score": v}
                            for (k, _), v in zip(order, values, strict=True))
@@ -132,7 +143,8 @@ def tiers_table(spec: Record, cells: list[Record], tasks: dict[str, Record]) -> 
             by_metric = cell["summary"]["shares_by_metric"]
             rows.append([_name(cell), *(fmt(100 * by_metric[m][t], 1) + "%" for m in labels
                                         for t in ("cw", "pc", "bc"))])
-            sources.append(_row_sources(cell, rows[-1]))
+            sources.append([[], *(_mean_link(cell, f"{m}.{t}") for m in labels
+                                  for t in ("cw", "pc", "bc"))])
             records.extend({"task": task, "mode": mode, "model": cell["model"], "metric": m,
                             **by_metric[m]} for m in labels)
         blocks.append(Block(title, rows, sources))
@@ -151,6 +163,23 @@ def _values(cell: Record | None, aspect: str, metric: str) -> list[float] | None
     if cell is None or cell.get("rows") is None:
         return None
     return [float(r["similarity"][metric]) for r in cell["rows"] if r["aspect"] == aspect]
+
+
+def _test_sources(by_model: dict[str, Record], pair: tuple[str, str], aspect: str, abbr: str,
+                  metric: str, result: TTest, p: float | None) -> list[Record]:
+    """The examples a t is computed over: each model's of the aspect, with the mean of their
+    similarity; the first says what the value is (the explorer cannot recompute a t)."""
+    shown = [f"{v:.4g}" if v is not None else "n/a"
+             for v in (result.t, result.df, p, result.mean_a, result.mean_b)]
+    words = (f"Welch's t-test (two-sided) of the per-disease {METRIC_NAMES[metric]} in aspect "
+             f"{abbr}: {_name(by_model[pair[0]])} (n = {result.n_a}, mean {shown[3]}) minus "
+             f"{_name(by_model[pair[1]])} (n = {result.n_b}, mean {shown[4]}): "
+             f"t = {shown[0]}, df = {shown[1]}, p = {shown[2]}")
+    found = [entry for m, n in zip(pair, (result.n_a, result.n_b), strict=True)
+             for entry in _mean_link(by_model[m], metric, aspect, n)]
+    if found:
+        found[0] = {**found[0], "statistic": words}
+    return found
 
 
 def table5(spec: Record, cells: list[Record], tasks: dict[str, Record]) -> Table:
@@ -176,7 +205,7 @@ def table5(spec: Record, cells: list[Record], tasks: dict[str, Record]) -> Table
         origin: dict[str, list[list[str]]] = {}
         for (key, abbr, medical, backbone, result), p in zip(tests, adjusted, strict=True):
             origin.setdefault(abbr, []).append(
-                [p for m in (medical, backbone) if m in by_model for p in source(by_model[m])]
+                _test_sources(by_model, (medical, backbone), key, abbr, metric, result, p)
                 if result is not None else [])
             if result is None:
                 text = "–"

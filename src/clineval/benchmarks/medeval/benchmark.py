@@ -140,6 +140,22 @@ class MedEvalBenchmark(StandardBenchmark):
             if metric not in ("per_code", "n")
         }
 
+    def headline_source(self, key: str, summary: Record) -> Record:
+        """``<groups|domains>.<part>.<metric>``: that part's examples, their n and, for an
+        accuracy that is a share of them, the right ones."""
+        level, _, rest = key.partition(".")
+        part, _, metric = rest.rpartition(".")
+        found = (summary.get(level) or {}).get(part)
+        if level not in ("groups", "domains") or not found:
+            return {}
+        source: Record = {"where": {{"groups": "group", "domains": "domain"}[level]: part},
+                          "n": found.get("n")}
+        value, n = found.get(metric), found.get("n")
+        if metric == "accuracy" and n and value is not None and abs(
+                round(value * n) / n - value) < 1e-9:
+            source["right"] = round(value * n)
+        return source
+
     def reading(self, row: Record, example: Record) -> Reading:
         return row_reading(row, example)
 

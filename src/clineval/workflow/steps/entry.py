@@ -358,7 +358,9 @@ def table_texts(
     if "interval_level" in spec:
         cells = [{**c, "intervals": stats["cells"][c["cell"]]["metrics"]} for c in cells]
     if spec["layout"] == LEADERBOARD:
-        built = build_leaderboard(spec, cells, metrics, benchmarks, draws, boot.level)
+        parts = {c["cell"]: {key: get_benchmark(benchmarks[c["task"]]).headline_source(
+            key, c["summary"]) for key in metrics[c["cell"]]} for c in cells}
+        built = build_leaderboard(spec, cells, metrics, benchmarks, draws, boot.level, parts)
     else:
         built = get_benchmark(next(iter(benchmarks.values()))).table(spec, cells, tasks)
     sliced = {m["display_name"]: _slice_sizes(cells, tasks, name)

@@ -16,7 +16,7 @@ if TYPE_CHECKING:
     from clineval.workflow.plan.layout import Cell, Plan
 
 #: Bump when src/clineval/report/page.py lays the page out anew: the report is rendered again.
-REPORT_PAGE_VERSION = "4"  # 4: the key, rendered notes, captions, scroll boxes
+REPORT_PAGE_VERSION = "5"  # 5: links to levels, aspects and statistics
 FIELDS = {"identity": "path", "tables": "named", "figures": "named", "cells": "named",
           "grades": ["path"], "graded": [{"cell": "text", "identity": "path",
                                           "examples": "path", "generations": "path",
