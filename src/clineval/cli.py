@@ -28,59 +28,19 @@ def _step_parsers(sub: argparse._SubParsersAction) -> None:
 
 
 def _run_step(args: argparse.Namespace) -> None:
+    """Run the step's code (its declaration's ``run``, found by name) on the job's manifest."""
+    import importlib
+
     from clineval import progress
+    from clineval.workflow.plan.jobs import step
     from clineval.workflow.plan.manifests import read_manifest
     from clineval.workflow.run import checkout
-    from clineval.workflow.steps import entry as steps
 
     checkout.check()  # the workflow's own code, not another checkout's environment
     progress.for_job(args.manifest, args.step)  # its lines reach the Snakemake console
     job = read_manifest(args.manifest, args.step)
-    match args.step:
-        case "derive":
-            steps.derive(job["identity"], job["examples"], job["exemplars"], job["record"],
-                         job["demo"])
-        case "build-model":
-            steps.build_model(job["identity"], job["out"], job["record"])
-        case "requests":
-            from clineval.workflow.steps.requests import RequestsJob, requests
-
-            requests([RequestsJob(**cell) for cell in job["cells"]], job["model_dir"])
-        case "generate":
-            from clineval.io import write_json
-            from clineval.workflow.steps.generation import CellJob, Shard, generate_cells
-
-            summary = generate_cells([CellJob(**cell) for cell in job["cells"]],
-                                     job["model_dir"], Shard.parse(job["shard"]))
-            write_json(job["summary"], summary)
-        case "merge-shards":
-            from clineval.workflow.steps.generation import merge_shards
-
-            merge_shards(job["requests"], [(s["generations"], s["meta"]) for s in job["shards"]],
-                         job["out"], job["meta"])
-        case "score":
-            steps.score([steps.ScoreJob(**cell) for cell in job["cells"]])
-        case "scoring-inputs":
-            steps.derive_scoring_inputs([(i["identity"], i["out"], i["record"])
-                                         for i in job["inputs"]])
-        case "table":
-            steps.table(job["identity"], job["summaries"], job["outputs"], job["record"])
-        case "figure":
-            steps.figure(job["identity"], job["tables"], job["outputs"], job["record"])
-        case "report":
-            from clineval.report.agreement import CellFiles as Graded
-            from clineval.report.step import report
-
-            report(job["identity"], job["tables"], job["figures"], job["cells"], job["out"],
-                   job["record"], job["grades"], [Graded(**c) for c in job["graded"]])
-        case "examples":
-            from clineval.report.explorer_step import run_job
-
-            run_job(job)
-        case "export-eee":
-            from clineval.workflow.steps.export import export_eee
-
-            export_eee(job["identity"], job["cells"], job["outputs"], job["record"])
+    module, function = step(args.step).run.split(":")
+    getattr(importlib.import_module(module), function)(job)
 
 
 def _split_overrides(args: Sequence[str]) -> tuple[list[str], list[str]]:

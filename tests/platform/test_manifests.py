@@ -148,3 +148,17 @@ def test_manifests_are_written_again_only_when_they_change(plan):
     table.write_text("{}\n", encoding="utf-8")
     assert write_manifests(jobs) == 1
     assert json.loads(table.read_text(encoding="utf-8"))["step"] == "table"
+
+
+def test_every_step_names_the_function_it_runs_and_that_function_exists():
+    """``clineval step NAME`` imports its declaration's ``run`` by name: each resolves to a
+    callable taking the job's manifest."""
+    import importlib
+    import inspect
+
+    for declared in steps():
+        module, _, function = declared.run.partition(":")
+        assert module and function, f"{declared.name}: run {declared.run!r} is not module:function"
+        found = getattr(importlib.import_module(module), function)
+        assert callable(found) and list(inspect.signature(found).parameters) == ["job"], \
+            declared.name

@@ -84,3 +84,9 @@ def report(
         f"grades:{i}": p for i, p in enumerate(grades)}
     write_record(record_out, make_record("report", "index", sha, inputs, {"html": out},
                                          ident["credentialed"], code=code))
+
+
+def report_job(job: Mapping[str, Any]) -> None:
+    """:func:`report` from a job's manifest (``clineval step report``)."""
+    report(job["identity"], job["tables"], job["figures"], job["cells"], job["out"],
+           job["record"], job["grades"], [agreement.CellFiles(**c) for c in job["graded"]])

@@ -423,3 +423,28 @@ def figure(identity: Path, tables: list[Path], outputs: Mapping[str, Path],
         "figure", ident["figure"], sha, {p.name: p for p in tables}, named,
         ident["credentialed"]))
     record_code(identity, ident)
+
+
+# What ``clineval step NAME`` runs on a job's manifest (each step's ``run``).
+def derive_job(job: Mapping[str, Any]) -> None:
+    derive(job["identity"], job["examples"], job["exemplars"], job["record"], job["demo"])
+
+
+def build_model_job(job: Mapping[str, Any]) -> None:
+    build_model(job["identity"], job["out"], job["record"])
+
+
+def scoring_inputs_job(job: Mapping[str, Any]) -> None:
+    derive_scoring_inputs([(i["identity"], i["out"], i["record"]) for i in job["inputs"]])
+
+
+def score_job(job: Mapping[str, Any]) -> None:
+    score([ScoreJob(**cell) for cell in job["cells"]])
+
+
+def table_job(job: Mapping[str, Any]) -> None:
+    table(job["identity"], job["summaries"], job["outputs"], job["record"])
+
+
+def figure_job(job: Mapping[str, Any]) -> None:
+    figure(job["identity"], job["tables"], job["outputs"], job["record"])

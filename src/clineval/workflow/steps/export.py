@@ -14,6 +14,7 @@ import sys
 import time
 from collections.abc import Mapping, Sequence
 from pathlib import Path
+from typing import Any
 
 from clineval.benchmarks import get_benchmark
 from clineval.benchmarks.base import scored_rows
@@ -186,3 +187,8 @@ def run(conf: Path, overrides: list[str], out: str | Path, models: list[str] | N
               file=sys.stderr)
         return 1
     return 0
+
+
+def export_job(job: Mapping[str, Any]) -> None:
+    """:func:`export_eee` from a job's manifest (``clineval step export-eee``)."""
+    export_eee(job["identity"], job["cells"], job["outputs"], job["record"])

@@ -15,7 +15,7 @@ from __future__ import annotations
 import json
 import logging
 import time
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -397,3 +397,17 @@ def merge_shards(
         wall_seconds=round(max(m["wall_seconds"] for m in metas), 3),
     )
     write_json(meta, merged)
+
+
+def generate_job(job: Mapping[str, Any]) -> None:
+    """:func:`generate_cells` from a job's manifest (``clineval step generate``); the run's
+    summary is written to the job's ``summary``."""
+    summary = generate_cells([CellJob(**cell) for cell in job["cells"]], job["model_dir"],
+                             Shard.parse(job["shard"]))
+    write_json(job["summary"], summary)
+
+
+def merge_job(job: Mapping[str, Any]) -> None:
+    """:func:`merge_shards` from a job's manifest (``clineval step merge-shards``)."""
+    merge_shards(job["requests"], [(s["generations"], s["meta"]) for s in job["shards"]],
+                 job["out"], job["meta"])

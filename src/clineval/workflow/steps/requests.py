@@ -9,10 +9,11 @@ exemplars; the request records what was cut in ``truncation``.
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
+from typing import Any
 
 from clineval.benchmarks import get_benchmark
 from clineval.benchmarks.base import Benchmark
@@ -114,3 +115,8 @@ def requests(jobs: list[RequestsJob], model_dir: Path | None = None) -> None:
         write_record(job.record, record)
         log.info("%s: %d requests, %d truncated to fit the context",
                  ident["cell"], len(records), cut)
+
+
+def requests_job(job: Mapping[str, Any]) -> None:
+    """:func:`requests` from a job's manifest (``clineval step requests``)."""
+    requests([RequestsJob(**cell) for cell in job["cells"]], job["model_dir"])

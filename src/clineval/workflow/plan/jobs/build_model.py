@@ -47,4 +47,5 @@ def rules(plan: Plan) -> Iterator[Rule]:
 
 
 STEP = Step("build-model", "build a model described by config",
-            FIELDS, jobs, rules, order=20, identities=identities)
+            FIELDS, jobs, rules, run="clineval.workflow.steps.entry:build_model_job", order=20,
+            identities=identities)

@@ -88,4 +88,5 @@ def rules(plan: Plan) -> Iterator[Rule]:
 
 
 STEP = Step("derive", "official (or demo) files -> examples and exemplars",
-            FIELDS, jobs, rules, order=10, identities=identities)
+            FIELDS, jobs, rules, run="clineval.workflow.steps.entry:derive_job", order=10,
+            identities=identities)

@@ -138,4 +138,5 @@ def rules(plan: Plan) -> Iterator[Rule]:
 
 
 STEP = Step("examples", "write the report's pages of every cell's examples, one by one",
-            FIELDS, jobs, rules, order=85, identities=identities)
+            FIELDS, jobs, rules, run="clineval.report.explorer_step:run_job", order=85,
+            identities=identities)

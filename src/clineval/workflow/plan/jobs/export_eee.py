@@ -135,4 +135,5 @@ def rules(plan: Plan) -> Iterator[Rule]:
 #: Exports are asked for by name (``all_exports``): settling and the missing-file check leave
 #: them alone.
 STEP = Step("export-eee", "export a model's cells of a task in the Every Eval Ever schema",
-            FIELDS, jobs, rules, settled=False, order=100, identities=identities)
+            FIELDS, jobs, rules, run="clineval.workflow.steps.export:export_job", settled=False,
+            order=100, identities=identities)

@@ -94,4 +94,5 @@ def rules(plan: Plan) -> Iterator[Rule]:
 
 
 STEP = Step("figure", "draw a figure from its tables (PNG and SVG)",
-            FIELDS, jobs, rules, order=80, identities=identities)
+            FIELDS, jobs, rules, run="clineval.workflow.steps.entry:figure_job", order=80,
+            identities=identities)

@@ -155,4 +155,5 @@ def rules(plan: Plan) -> Iterator[Rule]:
 
 
 STEP = Step("generate", "generate a model's cells with one engine load",
-            FIELDS, jobs, rules, order=50, identities=identities)
+            FIELDS, jobs, rules, run="clineval.workflow.steps.generation:generate_job", order=50,
+            identities=identities)

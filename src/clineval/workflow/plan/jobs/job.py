@@ -118,14 +118,17 @@ class Rule:
 class Step:
     """A workflow step declared once: its name (``clineval step NAME``, ``results/jobs/NAME/``),
     what its manifest holds (:data:`clineval.workflow.plan.manifests.FIELDS`), the identities it
-    adds to the plan, its jobs and its rules (``clineval step NAME`` runs its code:
-    :mod:`clineval.cli`)."""
+    adds to the plan, its jobs, its rules and the function ``clineval step NAME`` runs on a
+    job's manifest (``run``)."""
 
     name: str
     help: str
     fields: dict[str, Any]
     jobs: Callable[[Plan], Iterator[Job]]
     rules: Callable[[Plan], Iterator[Rule]]
+    #: What ``clineval step NAME`` runs on a job's manifest, ``module:function``: found by name,
+    #: so that the plan's layer names the steps' code without importing it.
+    run: str = ""
     #: Where the step's jobs come among all steps' (build order: a job after those it reads).
     order: int = 0
     identities: Callable[[Plan, Facts], None] | None = None

@@ -50,4 +50,4 @@ def rules(plan: Plan) -> Iterator[Rule]:
 
 
 STEP = Step("merge-shards", "join shard outputs into one cell's artifacts",
-            FIELDS, jobs, rules, order=55)
+            FIELDS, jobs, rules, run="clineval.workflow.steps.generation:merge_job", order=55)

@@ -143,4 +143,5 @@ def rules(plan: Plan) -> Iterator[Rule]:
 
 
 STEP = Step("report", "write the self-contained HTML report",
-            FIELDS, jobs, rules, order=90, identities=identities)
+            FIELDS, jobs, rules, run="clineval.report.step:report_job", order=90,
+            identities=identities)

@@ -119,4 +119,5 @@ def rules(plan: Plan) -> Iterator[Rule]:
 
 
 STEP = Step("requests", "render the requests of a model's cells of a benchmark",
-            FIELDS, jobs, rules, order=40, identities=identities)
+            FIELDS, jobs, rules, run="clineval.workflow.steps.requests:requests_job", order=40,
+            identities=identities)

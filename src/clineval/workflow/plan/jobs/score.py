@@ -153,4 +153,5 @@ def rules(plan: Plan) -> Iterator[Rule]:
 
 
 STEP = Step("score", "score the outputs of a model's cells of a benchmark",
-            FIELDS, jobs, rules, order=60, identities=identities)
+            FIELDS, jobs, rules, run="clineval.workflow.steps.entry:score_job", order=60,
+            identities=identities)

@@ -90,4 +90,5 @@ def rules(plan: Plan) -> Iterator[Rule]:
 
 
 STEP = Step("scoring-inputs", "build the files a benchmark derives from its scoring inputs",
-            FIELDS, jobs, rules, order=30, identities=identities)
+            FIELDS, jobs, rules, run="clineval.workflow.steps.entry:scoring_inputs_job", order=30,
+            identities=identities)

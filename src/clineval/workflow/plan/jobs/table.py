@@ -110,4 +110,5 @@ def rules(plan: Plan) -> Iterator[Rule]:
 
 
 STEP = Step("table", "build a table",
-            FIELDS, jobs, rules, order=70, identities=identities)
+            FIELDS, jobs, rules, run="clineval.workflow.steps.entry:table_job", order=70,
+            identities=identities)
