@@ -43,6 +43,18 @@ wildcard_constraints:
     figure="[^/.]+",
 
 
+RULE_OF = {_r.name: _r for _r in RULES}
+
+
+def command(declared, names):
+    """The shell command of a step's rule. Snakemake evaluates it twice: at parse time
+    (``declared``: the loop's rule; this text is what Snakemake records as the rule's code),
+    and when a job runs, inside the job's function, after the loop has moved on: there
+    ``names`` (that function's locals) holds the rule's name."""
+    name = names.get("rule")
+    return (RULE_OF[name] if isinstance(name, str) else declared).shell
+
+
 def job_inputs(rule):
     """Input function: the inputs of the rule's job for its wildcards."""
 

@@ -27,4 +27,4 @@ for _rule in RULES:
         conda:
             _rule.conda
         shell:
-            _rule.shell
+            command(_rule, locals())
