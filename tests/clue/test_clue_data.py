@@ -3,8 +3,12 @@
 from __future__ import annotations
 
 import csv
+import datetime
+import io
 import json
 import os
+import time
+import zipfile
 from pathlib import Path
 
 import pytest
@@ -122,6 +126,26 @@ def test_meqsum_demo_xlsx_round_trip(tmp_path):
     assert examples[0]["fields"]["question"].startswith("SUBJECT:")
     assert examples[0]["meta"]["sheet"] == "QS" and examples[0]["meta"]["row"] >= 2
 
+
+def test_meqsum_demo_workbook_is_the_same_bytes_on_every_build(tmp_path, monkeypatch):
+    """openpyxl dates the workbook and its zip entries at the time of writing; the demo's are
+    fixed, so that DVC and the derived data's provenance see one file however often it is built."""
+    first = write_demo("meqsum", tmp_path / "a")["path"].read_bytes()
+    real_now = datetime.datetime
+
+    class Later(real_now):
+        @classmethod
+        def now(cls, tz=None):
+            return real_now(2031, 5, 6, 7, 8, 9, tzinfo=tz)
+
+    monkeypatch.setattr(datetime, "datetime", Later)
+    later = time.struct_time((2031, 5, 6, 7, 8, 9, 0, 126, 0))
+    monkeypatch.setattr(time, "localtime", lambda *_: later)
+    second = write_demo("meqsum", tmp_path / "b")["path"].read_bytes()
+    assert first == second
+    with zipfile.ZipFile(io.BytesIO(first)) as book:
+        assert {entry.date_time for entry in book.infolist()} == {(2000, 1, 1, 0, 0, 0)}
+        assert b"2000-01-01T00:00:00Z" in book.read("docProps/core.xml")
 
 def _skeleton(summary: str) -> str:
     """A MeQSum demo summary with its drug or condition left out: its template's wording."""

@@ -100,3 +100,12 @@ def test_a_job_refused_before_its_step_ran_is_not_counted_as_done(tmp_path, monk
     metadata[0].write_text(json.dumps({"input": ["results/identity/gen-old.json"]}))
     assert missing.forget_unfinished([job]) == []
     assert metadata[0].exists()
+
+
+def test_a_job_is_named_by_its_step_and_key_with_a_shard_as_k_of_n():
+    def named(*key: str) -> str:
+        return Job("generate", key, "", {}, {}, {}).name
+
+    assert named("oracle", "1-of-1") == "generate oracle"
+    assert named("oracle", "2-of-3") == "generate oracle 2/3"
+    assert Job("score", ("oracle", "medcalc"), "", {}, {}, {}).name == "score oracle medcalc"

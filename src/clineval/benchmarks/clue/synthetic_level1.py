@@ -7,8 +7,12 @@ its own stream (dataset, seed, split, index), so train and test records differ.
 from __future__ import annotations
 
 import csv
+import io
 import json
 import random
+import re
+import zipfile
+from datetime import datetime
 from pathlib import Path
 
 import pandas as pd
@@ -163,11 +167,35 @@ def write_meqsum(path: Path, n: int, seed: int) -> None:
         chq = f"SUBJECT: {subject.format(**values)}\nMESSAGE: {message.format(**values)}"
         rows.append({"File": f"synthetic-{k + 1}.txt", "CHQ": chq,
                      "Summary": summary.format(**values)})
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(f".{path.name}.tmp")
-    pd.DataFrame(rows, columns=list(MEQSUM_COLUMNS)).to_excel(
-        tmp, sheet_name="QS", index=False, engine="openpyxl")
-    tmp.replace(path)
+    workbook = io.BytesIO()
+    with pd.ExcelWriter(workbook, engine="openpyxl") as writer:
+        pd.DataFrame(rows, columns=list(MEQSUM_COLUMNS)).to_excel(
+            writer, sheet_name="QS", index=False)
+    with atomic_writer(path, binary=True) as handle:
+        handle.write(_fixed_times(workbook.getvalue()))
+
+
+#: The time written into the demo workbook (its properties and its zip entries), so that the same
+#: rows give the same bytes on every build.
+_WORKBOOK_TIME = datetime(2000, 1, 1)
+
+
+def _fixed_times(xlsx: bytes) -> bytes:
+    """The workbook with its creation and modification times and every zip entry's date
+    :data:`_WORKBOOK_TIME` (openpyxl writes the time of saving)."""
+    stamp = _WORKBOOK_TIME.strftime("%Y-%m-%dT%H:%M:%SZ")
+    out = io.BytesIO()
+    with zipfile.ZipFile(io.BytesIO(xlsx)) as source, \
+            zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as target:
+        for entry in source.infolist():
+            data = source.read(entry)
+            if entry.filename == "docProps/core.xml":
+                data = re.sub(rb"(<dcterms:(?:created|modified)\b[^>]*>)[^<]*",
+                              rb"\g<1>" + stamp.encode(), data)
+            fixed = zipfile.ZipInfo(entry.filename, _WORKBOOK_TIME.timetuple()[:6])
+            fixed.compress_type = zipfile.ZIP_DEFLATED
+            target.writestr(fixed, data)
+    return out.getvalue()
 
 
 def write_problem_summary(path: Path, n: int, seed: int, split: str) -> None:

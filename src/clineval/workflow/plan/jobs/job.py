@@ -10,6 +10,7 @@ process (``clineval step NAME``) loads its declaration cheaply.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -17,6 +18,9 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from clineval.workflow.plan.identities import Facts
     from clineval.workflow.plan.layout import Plan
+
+#: A shard in a job's key (``k-of-n``).
+_SHARD = re.compile(r"^(\d+)-of-(\d+)$")
 
 #: Files by name: a rule's inputs or outputs (each name one or more paths, as text).
 Files = dict[str, list[str]]
@@ -43,7 +47,10 @@ class Job:
 
     @property
     def name(self) -> str:
-        return " ".join((self.step, *self.key))
+        """The job in messages: its step and key, a shard as ``k/n`` (a model's only shard,
+        ``1-of-1``, left out)."""
+        parts = (_SHARD.sub(r"\1/\2", part) for part in self.key if part != "1-of-1")
+        return " ".join((self.step, *parts))
 
     @property
     def input_files(self) -> list[str]:
