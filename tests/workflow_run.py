@@ -12,6 +12,7 @@ from __future__ import annotations
 import contextlib
 import os
 import re
+import shlex
 import signal
 import subprocess
 import sys
@@ -162,3 +163,12 @@ def grid_folder(workdir: Path, grid: str) -> Path:
              if p.name == grid or p.name.startswith(f"{grid}@")]
     assert len(found) == 1, f"{grid}: expected one folder, found {found}"
     return found[0]
+
+
+def audit(workdir: Path, overrides: str = "") -> subprocess.CompletedProcess:
+    """``clineval audit`` of the grid ``overrides`` make, run in ``workdir``."""
+    return subprocess.run(
+        [sys.executable, "-m", "clineval.cli", "audit", "--conf", str(REPO / "conf"),
+         *shlex.split(overrides)],
+        capture_output=True, text=True, timeout=600, cwd=workdir,
+    )

@@ -39,3 +39,10 @@ def rebuild_demo_after(demo: Path) -> Iterator[None]:
     assert done.returncode == 0, done.stderr[-5000:]
 
 
+@pytest.fixture(scope="module")
+def report(demo: Path) -> Path:
+    """The demo report's front page, after ``all_tables`` (a test before may have rebuilt the
+    demo under other settings and back)."""
+    done = snakemake(demo, "all_tables")
+    assert done.returncode == 0, done.stderr[-3000:]
+    return demo / "results" / "report" / "index.html"

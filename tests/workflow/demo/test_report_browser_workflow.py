@@ -21,14 +21,6 @@ from clineval.io import read_jsonl
 from clineval.workflow.plan.build import build_plan
 
 
-@pytest.fixture(scope="module")
-def report(demo: Path) -> Path:
-    """The demo's tables, figures and report (all_tables)."""
-    done = snakemake(demo, "all_tables")
-    assert done.returncode == 0, done.stderr[-3000:]
-    return demo / "results" / "report" / "index.html"
-
-
 @pytest.mark.slow
 @needs_chromium
 def test_demo_report_opens_with_no_console_error(report: Path, tmp_path: Path) -> None:

@@ -21,7 +21,6 @@ from statistics import fmean
 
 import pytest
 from browser import browser, chromium, load
-from workflow_run import snakemake
 
 from clineval.report.markdown import parse_table
 
@@ -233,13 +232,6 @@ def _several(driver, report: Path, table: str, at: tuple[int, int], sources: lis
                 walked.failures.append(f"{where}: {source.get('label')}: right "
                                        f"{landed['right']} of {landed['n']} does not give "
                                        f"{source['value']}")
-
-
-@pytest.fixture(scope="module")
-def report(demo: Path) -> Path:
-    done = snakemake(demo, "all_tables")
-    assert done.returncode == 0, done.stderr[-3000:]
-    return demo / "results" / "report" / "index.html"
 
 
 @pytest.mark.slow

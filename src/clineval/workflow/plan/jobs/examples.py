@@ -111,7 +111,7 @@ def jobs(plan: Plan) -> Iterator[Job]:
     if "report/examples" not in plan.identities:
         return
     cells = example_cells(plan)
-    identities = [plan.identity_file(c.model, c.task, c.mode, "scoring") for c in cells]
+    scoring = [plan.identity_file(c.model, c.task, c.mode, "scoring") for c in cells]
     outputs = _outputs(plan)
     yield job("examples", ("index",), plan.manifest_file("examples", "index"), {
         "identity": str(plan.identity_file("report", "examples")),
@@ -120,12 +120,12 @@ def jobs(plan: Plan) -> Iterator[Job]:
                    "requests": str(plan.artifact("requests", c)),
                    "generations": str(plan.artifact("generations", c)),
                    "rows": str(plan.artifact("scores", c)),
-                   "out": str(page(plan, c))} for c, identity in zip(cells, identities,
+                   "out": str(page(plan, c))} for c, identity in zip(cells, scoring,
                                                                             strict=True)],
         "pairs": [{"a": a.path, "b": b.path, "out": str(pair_page(plan, a, b))}
                   for a, b in pairs(plan)],
         "index": str(outputs["pages"][-1]), "record": str(outputs["record"])},
-        {"identity": plan.identity_file("report", "examples"), "scoring": identities,
+        {"identity": plan.identity_file("report", "examples"), "scoring": scoring,
          **{kind: [plan.artifact(kind, c) for c in cells]
             for kind in ("requests", "generations", "scores")},
          "examples": [plan.derived(t)["examples"] for t in sorted({c.task for c in cells})]},

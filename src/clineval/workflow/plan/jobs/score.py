@@ -116,7 +116,7 @@ def jobs(plan: Plan) -> Iterator[Job]:
     for model, bench in plan.groups():
         cells = plan.cells_of_group(model, bench)
         tasks = sorted({c.task for c in cells})
-        identities = [plan.identity_file(c.model, c.task, c.mode, "scoring") for c in cells]
+        scoring = [plan.identity_file(c.model, c.task, c.mode, "scoring") for c in cells]
         requests = [plan.artifact("requests", c) for c in cells]
         generations = [plan.artifact("generations", c) for c in cells]
         outputs = _outputs(plan, model, bench)
@@ -127,9 +127,9 @@ def jobs(plan: Plan) -> Iterator[Job]:
                        "requests": str(request), "generations": str(generation),
                        "rows": str(rows), "summary": str(summary), "record": str(record)}
                       for c, identity, request, generation, rows, summary, record in zip(
-                          cells, identities, requests, generations, *outputs.values(),
+                          cells, scoring, requests, generations, *outputs.values(),
                           strict=True)]},
-            {"identities": identities, "requests": requests, "generations": generations,
+            {"identities": scoring, "requests": requests, "generations": generations,
              "examples": [plan.derived(t)["examples"] for t in tasks],
              "scoring_inputs": [p for t in tasks for p in plan.scoring_inputs(t).values()],
              "judges": [p for t in tasks for p in judge_files(plan, t)]},
