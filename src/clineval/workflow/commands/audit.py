@@ -275,7 +275,7 @@ def audit_report(plan: Plan) -> TableAudit:
     figure PNG it read still has its recorded hash, and rendering again from them (with the
     recorded code state) gives the page byte for byte."""
     from clineval.report.step import report_text
-    from clineval.workflow.commands.agreement import report_grades
+    from clineval.workflow.plan.grades import report_grades
 
     result = TableAudit("report", cells=len(plan.tables), kind="report")
     hashes = FileHashes(plan.file_hashes)
