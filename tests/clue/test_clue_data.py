@@ -147,6 +147,7 @@ def test_meqsum_demo_workbook_is_the_same_bytes_on_every_build(tmp_path, monkeyp
         assert {entry.date_time for entry in book.infolist()} == {(2000, 1, 1, 0, 0, 0)}
         assert b"2000-01-01T00:00:00Z" in book.read("docProps/core.xml")
 
+
 def _skeleton(summary: str) -> str:
     """A MeQSum demo summary with its drug or condition left out: its template's wording."""
     for name in sorted(_DRUGS + _CONDS, key=len, reverse=True):

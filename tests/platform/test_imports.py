@@ -26,8 +26,8 @@ def _imports() -> list[tuple[Path, int, str, str | None]]:
 
 
 def test_every_clineval_import_in_src_resolves() -> None:
-    unresolved = []
-    for path, line, module, name in _imports():
+    imports, unresolved = _imports(), []
+    for path, line, module, name in imports:
         where = f"{path.relative_to(SRC.parents[1])}:{line}"
         try:
             loaded = importlib.import_module(module)
@@ -40,5 +40,5 @@ def test_every_clineval_import_in_src_resolves() -> None:
             importlib.import_module(f"{module}.{name}")
         except ImportError:
             unresolved.append(f"{where}: {module} has no {name}")
-    assert len(_imports()) > 500
+    assert len(imports) > 500
     assert unresolved == []

@@ -10,7 +10,6 @@ tables are byte-identical to the finished run's.
 from __future__ import annotations
 
 import os
-import shlex
 import signal
 import subprocess
 import sys
@@ -18,7 +17,7 @@ import time
 from pathlib import Path
 
 import pytest
-from workflow_run import REPO, snakemake
+from workflow_run import REPO, audit, snakemake
 
 GRID = ("grid.select.models=[constant] grid.select.tasks=[medcalc] grid.select.modes=[zero_shot] "
         "grid.select.tables=[medcalc_table2] tasks.medcalc.data.demo.calculators=[2,3]")
@@ -197,14 +196,10 @@ def test_deleted_files_are_found_by_the_audit_and_rebuilt_by_the_plain_command(f
             "data/derived/medcalc/exemplars.jsonl"]
     for name in gone:
         (work / name).unlink()
-    audit = subprocess.run(
-        [sys.executable, "-m", "clineval.cli", "audit", "--conf", str(REPO / "conf"),
-         *shlex.split(GRID)],
-        capture_output=True, text=True, timeout=600, cwd=work,
-    )
-    assert audit.returncode != 0  # a missing file is never a pass
-    assert "BROKEN  medcalc_table2" in audit.stdout
-    assert "is missing" in audit.stdout and "`snakemake all_tables`" in audit.stdout
+    checked = audit(work, GRID)
+    assert checked.returncode != 0  # a missing file is never a pass
+    assert "BROKEN  medcalc_table2" in checked.stdout
+    assert "is missing" in checked.stdout and "`snakemake all_tables`" in checked.stdout
     done = run(work)
     assert done.returncode == 0, done.stderr[-3000:]
     assert "finished file(s) missing, rebuilt" in done.stderr
