@@ -5,18 +5,20 @@ to the synthetic demo KB's questions, in zh and en, with and without demonstrati
 generation budgets, each with what a careful grader following App. D reads as the answer: an
 explicit none, the items, number or text that would be scored, or nothing (``null``:
 unanswered). The careful reading (``scoring.read``) must read that on at least 98 % of them,
-and the rows where it does not are pinned. No model runs and no encoder: only the reading is
-checked.
+and the rows where it does not are pinned. Each grade's verdict (App. D's tiers as a reader
+judges them) is also set against the scorer's, through ``clineval agreement``'s code, with the
+bundled encoder; no model runs.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from graded import assert_reads_the_grades, graded
+from graded import assert_reads_the_grades, graded, scorer_agreement
 from meddisk_records import task
 
 from clineval.benchmarks.meddisk import extract, scoring
+from clineval.report.agreement import shares
 
 FIXTURE = "meddisk_graded"
 MINIMUM_ROWS = 40
@@ -124,3 +126,48 @@ def test_the_literal_reading_differs_only_where_the_rules_say() -> None:
             fewer = (literal is not None and "items" in careful and "items" in literal
                      and set(careful["items"]) < set(literal["items"]))
             assert dropped or fewer, (r["key"], careful, literal)
+
+
+#: Measured: where the scorer's verdict is not the grader's (scorer, grader). The reading's
+#: pinned miss (DISAGREEMENTS) reads a number the grader does not. The others are answers a
+#: reader calls completely wrong (another disease's knowledge, a vacuous or garbled answer)
+#: that the paper's cosine tier puts at "partly correct": two medical phrases of one kind
+#: are about as similar to the encoder as a partial answer is.
+SCORER_DISAGREEMENTS = {
+    "run128:meddisk_zh:zero_shot:D007/severity_level": ("wrong", "unanswered"),
+    **dict.fromkeys((
+        "run128:meddisk_en:one_shot:D006/patient_population",
+        "run128:meddisk_en:one_shot:D006/secondary_diseases",
+        "run128:meddisk_en:one_shot:D006/surgical_procedures",
+        "run128:meddisk_en:one_shot:D007/differential_symptoms",
+        "run128:meddisk_en:one_shot:D008/patient_population",
+        "run128:meddisk_en:one_shot:D008/prevalence_ages",
+        "run128:meddisk_en:zero_shot:D006/patient_population",
+        "run128:meddisk_en:zero_shot:D006/secondary_diseases",
+        "run128:meddisk_en:zero_shot:D006/surgical_procedures",
+        "run128:meddisk_en:zero_shot:D008/prevalence_ages",
+        "run128:meddisk_zh:zero_shot:D006/affected_sites",
+        "run128:meddisk_zh:zero_shot:D006/secondary_diseases",
+        "run128:meddisk_zh:zero_shot:D007/physical_examinations"), ("scored", "wrong")),
+}
+
+
+def test_the_scorer_agrees_with_the_graders_through_clineval_agreement(tmp_path) -> None:
+    """The grades' verdicts (App. D's tiers as a reader judges them, README.md there) against
+    the scorer's as ``clineval agreement`` sets them: the set's outputs scored now with the
+    bundled encoder, as cells of a run, read back and compared by
+    :mod:`clineval.report.agreement`."""
+    records = {r["key"]: r for r in _graded()}
+    examples = {k: {**_example(r), "id": k} for k, r in records.items()}
+    rows: dict[str, dict[str, Any]] = {}
+    for lang in ("zh", "en"):
+        keys = [k for k, r in records.items() if r["lang"] == lang]
+        scored, _ = scoring.score(task(lang), [examples[k] for k in keys],
+                                  [{**_generation(records[k]), "id": k} for k in keys])
+        rows.update((str(row["id"]), row) for row in scored)
+    found = scorer_agreement(FIXTURE, "meddisk", rows, examples, tmp_path)
+    assert found.stale == []
+    wrong = {c.grade.id: (c.scorer, c.grade.verdict) for c in found.counted if not c.agrees}
+    assert wrong == SCORER_DISAGREEMENTS
+    assert [(s.label, s.agree, s.graded) for s in shares(found.counted, "benchmark")] == [
+        ("MedDisK", 72, 86)]
