@@ -10,9 +10,10 @@ any workflow code for that many jobs and files.
 workflow's no-op (a ``conda:`` environment and a ``log:`` per rule, and Snakemake's job
 metadata); with ``--layout task`` it mirrors the real workflow for this grid, so that the
 floor differs from it only by clineval's code: the same rules (the per-model generation rules, one
-requests and one scoring rule over ``{model}``, derive, build, table, figure, report and the
-``all_*`` targets), the same declared files per job (identity files, job manifests, derived
-examples and exemplars, request records, logs, the table's seven outputs and the report), the
+requests and one scoring rule over ``{model}``, derive, build, table, figure, the explorer's
+pages, report and the ``all_*`` targets), the same declared files per job (identity files, job
+manifests, derived examples and exemplars, request records, logs, the table's eight outputs,
+the explorer's page per cell with its index and record, and the report), the
 table's ``params`` (title and caption), a ``conda:`` environment and a ``log:`` per rule, and
 the metadata Snakemake records for every finished job (written by an in-process ``snakemake
 --touch``), whose rerun triggers (code, params, input, software environment) a no-op checks for
@@ -111,10 +112,12 @@ def _job(step: str, name: str) -> str:
 def workflow_files(models: list[str]) -> list[str]:
     """The files of a finished run of the real workflow (logs aside) for this grid."""
     files = [_ident("data/medcalc"), _ident("tables/t"), _ident("report/index"),
-             _job("derive", "medcalc"), _job("table", "t"), _job("report", "index"),
+             _ident("report/examples"), _job("derive", "medcalc"), _job("table", "t"),
+             _job("report", "index"), _job("examples", "index"),
              "data/demo/medcalc/test_data.csv", "data/derived/medcalc/examples.jsonl",
              "data/derived/medcalc/exemplars.jsonl", "data/derived/medcalc/provenance.json",
-             "results/report/index.html", "results/report/provenance.json"]
+             "results/report/index.html", "results/report/provenance.json",
+             *EXPLORER_FILES]
     files += [f"results/tables/t.{ext}" for ext in TABLE_EXTS]
     for model in models:
         for mode in MODES:
@@ -123,12 +126,16 @@ def workflow_files(models: list[str]) -> list[str]:
             files += [f"results/requests/{cell}{s}" for s in (".jsonl", ".prov.json")]
             files += [f"results/generations/{cell}{s}" for s in (".jsonl", ".meta.json")]
             files += [f"results/scores/{cell}{s}" for s in (".jsonl", ".json", ".prov.json")]
+            files.append(f"results/report/examples/{cell}.html")
         files += [_job(step, f"{model}/{name}") for step, name in
                   (("requests", "medcalc"), ("score", "medcalc"), ("generate", "1-of-1"))]
     return files
 
 
-TABLE_EXTS = ("csv", "md", "tex", "stats.json", "stats.md", "metrics.json", "prov.json")
+TABLE_EXTS = ("csv", "md", "tex", "stats.json", "stats.md", "cells.json", "metrics.json",
+              "prov.json")
+#: The explorer's index and record, beside one page per cell (``results/report/examples/``).
+EXPLORER_FILES = ("results/report/examples/index.html", "results/report/examples/provenance.json")
 LOCAL = "    localrule: True"
 CPU = '    resources: gpu=0, cpus_per_task=1, mem_mb={mem}, runtime={minutes}'
 
@@ -146,7 +153,9 @@ def workflow_snakefile(models: list[str]) -> str:
     lines = [f"MODES = {list(MODES)!r}", f"MODELS = {models!r}", "",
              "rule all:",
              '    input: expand("results/tables/t.{ext}", ext=["csv", "md", "tex", "stats.json",'
-             ' "stats.md"]), "results/report/index.html"',
+             ' "stats.md", "cells.json", "metrics.json", "prov.json"]),'
+             ' "results/report/index.html",'
+             ' expand("results/report/examples/{m}/medcalc/{md}.html", m=MODELS, md=MODES)',
              "    default_target: True",
              "rule all_figures:", "    input: []",
              "rule all_data:", f"    input: {derived!r}",
@@ -229,8 +238,21 @@ def workflow_snakefile(models: list[str]) -> str:
         '    output: png="results/figures/{figure}.png", svg="results/figures/{figure}.svg",'
         ' record="results/figures/{figure}.prov.json"',
         '    shell: "touch {output}"',
+        *_rule("examples", "logs/report-examples.log"), LOCAL,
+        f'    input: identity="{_ident("report/examples")}",'
+        f' scoring=expand("results/identity/{{m}}/medcalc/{{md}}/scoring-{SHA16}.json",'
+        ' m=MODELS, md=MODES),'
+        ' requests=expand("results/requests/{m}/medcalc/{md}.jsonl", m=MODELS, md=MODES),'
+        ' generations=expand("results/generations/{m}/medcalc/{md}.jsonl", m=MODELS,'
+        ' md=MODES),'
+        ' rows=expand("results/scores/{m}/medcalc/{md}.jsonl", m=MODELS, md=MODES),'
+        f' examples="{derived[0]}", manifest="{_job("examples", "index")}"',
+        '    output: pages=expand("results/report/examples/{m}/medcalc/{md}.html", m=MODELS,'
+        f' md=MODES), index="{EXPLORER_FILES[0]}", record="{EXPLORER_FILES[1]}"',
+        '    shell: "touch {output}"',
         *_rule("report", "logs/report.log"), LOCAL,
         f'    input: identity="{_ident("report/index")}", table_t="results/tables/t.md",'
+        ' cells_t="results/tables/t.cells.json",'
         f' manifest="{_job("report", "index")}"',
         '    output: html="results/report/index.html", record="results/report/provenance.json"',
         '    shell: "touch {output}"',
