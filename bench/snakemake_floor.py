@@ -152,8 +152,7 @@ def workflow_snakefile(models: list[str]) -> str:
     each = "{{model}}/medcalc/{md}"
     lines = [f"MODES = {list(MODES)!r}", f"MODELS = {models!r}", "",
              "rule all:",
-             '    input: expand("results/tables/t.{ext}", ext=["csv", "md", "tex", "stats.json",'
-             ' "stats.md", "cells.json", "metrics.json", "prov.json"]),'
+             f'    input: expand("results/tables/t.{{ext}}", ext={list(TABLE_EXTS)!r}),'
              ' "results/report/index.html",'
              ' expand("results/report/examples/{m}/medcalc/{md}.html", m=MODELS, md=MODES)',
              "    default_target: True",
